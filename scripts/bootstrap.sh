@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs every tool the project needs, idempotently: each step checks first, so a warm rerun takes seconds.
+#   - the wasm32-unknown-unknown rustup target
+#   - wasm-bindgen-cli at exactly the version pinned in Cargo.toml (`wasm-bindgen = "=X"`)
+#   - npm packages from the committed lock file
+#   - Debian's chromium + chromium-driver (only when SKIP_BROWSER is unset; browser tests need them)
+# Usage: scripts/bootstrap.sh [--no-browser]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '[bootstrap] %s\n' "$*" >&2; }
+
+want_browser=1
+[ "${1:-}" = "--no-browser" ] && want_browser=0
+[ -n "${SKIP_BROWSER:-}" ] && want_browser=0
+
+# 1. wasm target
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "adding rustup target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# 2. wasm-bindgen CLI, matched to the crate pin (the CLI and the crate must agree exactly)
+pin=$(sed -n 's/^wasm-bindgen = { *version = "=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml | head -1)
+[ -n "$pin" ] || { log "cannot find the '=X' pin of wasm-bindgen in Cargo.toml"; exit 1; }
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$pin" ] || ! command -v wasm-bindgen-test-runner >/dev/null; then
+  log "installing wasm-bindgen-cli $pin (have: ${have:-none}); this takes a few minutes once"
+  # --locked fails on this registry (webpki-roots), so fall back to a plain install.
+  cargo install wasm-bindgen-cli --version "$pin" --locked --force 2>/dev/null \
+    || cargo install wasm-bindgen-cli --version "$pin" --force
+fi
+
+# 3. npm packages (npm ci is unusable on this registry; install with the lock file leaves it unchanged)
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ package.json -nt node_modules/.package-lock.json ]; then
+  log "npm install"
+  npm install --no-audit --no-fund
+fi
+
+# 4. browser for the headless-Chromium tests
+if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
+  log "installing Debian chromium and chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+log "tools ready"

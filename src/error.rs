@@ -1,0 +1,99 @@
+//! The one error type of the crate.
+//!
+//! An [`Error`] is opaque: callers read its [`ErrorKind`] (a stable snake_case [`code`](ErrorKind::code)),
+//! where it happened, and a message. Every message is produced by [`ErrorKind::describe`], so each
+//! message identifies the branch that raised it.
+
+use crate::position::{locate, Location};
+use crate::repair::RepairKind;
+use std::fmt;
+
+/// What went wrong.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The text holds no JSON object or array and is not itself valid JSON.
+    NoJson,
+    /// Containers nest deeper than the configured `max_depth`.
+    DepthLimitExceeded {
+        /// The limit that was exceeded.
+        limit: usize,
+    },
+    /// The text is longer than the configured `max_input_length` (UTF-16 code units).
+    InputLimitExceeded {
+        /// The limit that was exceeded.
+        limit: usize,
+    },
+    /// The text needs a repair that the caller's options forbid.
+    RepairForbidden {
+        /// The repair that would have been made.
+        repair: RepairKind,
+    },
+}
+
+impl ErrorKind {
+    /// A stable snake_case code for this kind (`no_json`, `depth_limit`, `input_too_long`, `repair_forbidden`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ErrorKind::NoJson => "no_json",
+            ErrorKind::DepthLimitExceeded { .. } => "depth_limit",
+            ErrorKind::InputLimitExceeded { .. } => "input_too_long",
+            ErrorKind::RepairForbidden { .. } => "repair_forbidden",
+        }
+    }
+
+    /// What went wrong, without the position.
+    pub fn describe(&self) -> String {
+        match self {
+            ErrorKind::NoJson => "no JSON object or array found, and the text is not valid JSON".to_string(),
+            ErrorKind::DepthLimitExceeded { limit } => {
+                format!("containers nest deeper than the limit of {limit} levels")
+            }
+            ErrorKind::InputLimitExceeded { limit } => {
+                format!("input is longer than the limit of {limit} UTF-16 code units")
+            }
+            ErrorKind::RepairForbidden { repair } => {
+                format!("the text needs a repair the options forbid: {} ({})", repair.code(), repair.describe())
+            }
+        }
+    }
+}
+
+/// An error from locating or repairing JSON, with its position in the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    offset: usize,
+    location: Location,
+}
+
+impl Error {
+    /// Builds an error at byte `offset` of `text`.
+    pub(crate) fn at(kind: ErrorKind, text: &str, offset: usize) -> Error {
+        Error { kind, offset, location: locate(text, offset) }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// Byte offset into the input where the problem was found.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The same position in JavaScript units (UTF-16 index, 1-based line and column).
+    pub fn location(&self) -> Location {
+        self.location
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let l = self.location;
+        write!(f, "{} (at line {}, column {}, index {})", self.kind.describe(), l.line, l.column, l.index)
+    }
+}
+
+impl std::error::Error for Error {}

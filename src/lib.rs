@@ -1,0 +1,32 @@
+//! Turns raw LLM responses into data a program can trust.
+//!
+//! The crate finds the JSON in a model's response (after reasoning blocks, inside code fences, among
+//! prose), repairs what models get wrong (trailing commas, quotes, comments, Python literals,
+//! truncation, …) and returns strict JSON text together with a record of every repair and its position.
+//! Strictly valid JSON passes through untouched.
+//!
+//! ```
+//! use llm_response_sanitizer::{repair, RepairOptions, RepairKind};
+//!
+//! let raw = "<think>The user wants JSON.</think>\nHere you go:\n{\"name\": \"Ada\", \"active\": True,";
+//! let out = repair(raw, &RepairOptions::default()).unwrap();
+//! assert_eq!(out.json, r#"{"name":"Ada","active":true}"#);
+//! let kinds: Vec<&str> = out.repairs.iter().map(|r| r.kind.code()).collect();
+//! assert!(kinds.contains(&"python_literal"));
+//! assert!(out.repairs.iter().any(|r| r.kind == RepairKind::ReasoningRemoved));
+//! ```
+//!
+//! Offsets in this crate are byte offsets into the input `&str`; [`position`] converts them into the
+//! UTF-16 indices and 1-based line/column that JavaScript callers see.
+
+mod error;
+pub mod position;
+mod repair;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use error::{Error, ErrorKind};
+pub use position::Location;
+pub use repair::{
+    repair, Options as RepairOptions, Repair, RepairClass, RepairKind, RepairSet, Repaired, Status, DEFAULT_MAX_DEPTH,
+};

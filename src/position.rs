@@ -1,0 +1,96 @@
+//! Offsets and line/column locations.
+//!
+//! Units, stated once for the whole crate:
+//! - an **offset** is a byte index into the UTF-8 `&str` the caller passed (what `&text[offset..]` expects);
+//! - a [`Location`] is what JavaScript callers see: `index` counts UTF-16 code units from the start of the
+//!   text (what `input.slice(index)` expects), `line` is 1-based and counts `\n` (a `\r\n` pair is one line
+//!   break, a lone `\r` is not), and `column` is 1-based and counts UTF-16 code units since the line start.
+
+/// Where something is in the caller's original text, in JavaScript units (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Location {
+    /// UTF-16 code-unit index from the start of the text.
+    pub index: usize,
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column, in UTF-16 code units from the start of the line.
+    pub column: usize,
+}
+
+/// Number of UTF-16 code units a UTF-8 sequence starting with `lead` encodes (0 for continuation bytes).
+fn utf16_units(lead: u8) -> usize {
+    match lead {
+        0x00..=0x7F => 1,
+        0x80..=0xBF => 0,
+        0xC0..=0xEF => 1,
+        _ => 2,
+    }
+}
+
+/// Converts ascending byte offsets into [`Location`]s in one pass over `text`.
+///
+/// `offsets` need not be sorted; the result is in the same order as `offsets`. Offsets past the end of
+/// the text are clamped to its end. Cost: one scan of the text plus a sort of the offsets.
+pub fn locate_all(text: &str, offsets: &[usize]) -> Vec<Location> {
+    let bytes = text.as_bytes();
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&i| offsets[i]);
+    let mut out = vec![Location::default(); offsets.len()];
+    let (mut pos, mut index, mut line, mut line_start_index) = (0usize, 0usize, 1usize, 0usize);
+    for i in order {
+        let target = offsets[i].min(bytes.len());
+        while pos < target {
+            let b = bytes[pos];
+            index += utf16_units(b);
+            pos += 1;
+            if b == b'\n' {
+                line += 1;
+                line_start_index = index;
+            }
+        }
+        out[i] = Location { index, line, column: index - line_start_index + 1 };
+    }
+    out
+}
+
+/// The [`Location`] of one byte offset in `text`.
+pub fn locate(text: &str, offset: usize) -> Location {
+    locate_all(text, &[offset])[0]
+}
+
+/// Length of `text` in UTF-16 code units (what JavaScript's `String.prototype.length` reports).
+pub fn utf16_len(text: &str) -> usize {
+    // Fast path: ASCII text has one unit per byte.
+    if text.is_ascii() {
+        return text.len();
+    }
+    text.as_bytes().iter().map(|&b| utf16_units(b)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_offsets_are_indices() {
+        let t = "ab\ncd";
+        assert_eq!(locate(t, 0), Location { index: 0, line: 1, column: 1 });
+        assert_eq!(locate(t, 4), Location { index: 4, line: 2, column: 2 });
+    }
+
+    #[test]
+    fn non_ascii_counts_utf16_units() {
+        // "é" is 2 bytes / 1 unit, "😀" is 4 bytes / 2 units.
+        let t = "é😀x";
+        assert_eq!(locate(t, 6).index, 3);
+        assert_eq!(utf16_len(t), 4);
+        let all = locate_all(t, &[6, 0, 2]);
+        assert_eq!(all.iter().map(|l| l.index).collect::<Vec<_>>(), vec![3, 0, 1]);
+    }
+
+    #[test]
+    fn crlf_is_one_line_break() {
+        let t = "a\r\nb";
+        assert_eq!(locate(t, 3), Location { index: 3, line: 2, column: 1 });
+    }
+}

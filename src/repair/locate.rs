@@ -1,0 +1,336 @@
+//! Finding the JSON in a response: reasoning blocks, fenced code blocks, prose.
+//!
+//! Every scan here moves forward only and looks ahead a bounded distance from each position (a tag name, a
+//! fence's language tag, one word), so locating is linear in the length of the text.
+
+use super::chars::{invisible_len, is_ident_start, is_json_ws, is_word_byte, quote_at, starts_with_at, starts_with_ignore_case, NBSP};
+use super::record::{Repair, RepairKind};
+
+/// Reasoning tag names, matched ASCII-case-insensitively.
+const THINK_TAGS: [&[u8]; 3] = [b"think", b"thinking", b"reasoning"];
+
+/// Where the parser should start, and what the locator removed on the way.
+#[derive(Debug)]
+pub(crate) struct Source {
+    /// Byte offset of the opening `{` or `[`.
+    pub start: usize,
+    /// The fence marker (```` ``` ```` or `~~~`) that ends the source outside strings, for fenced sources.
+    pub fence: Option<u8>,
+    /// Repairs made while locating, in text order.
+    pub repairs: Vec<Repair>,
+}
+
+/// Length of `<name>` or `</name>` (with `closing`) for one of the reasoning tags at `s[i..]`; with the
+/// index of the name in [`THINK_TAGS`].
+fn think_tag_at(s: &[u8], i: usize, closing: bool) -> Option<(usize, usize)> {
+    let mut j = i + 1;
+    if closing {
+        if s.get(j) != Some(&b'/') {
+            return None;
+        }
+        j += 1;
+    }
+    // Longest name first, so "thinking" is not read as "think" + "ing".
+    for (n, name) in THINK_TAGS.iter().enumerate().rev() {
+        if starts_with_ignore_case(s, j, name) && s.get(j + name.len()) == Some(&b'>') {
+            return Some((j + name.len() + 1 - i, n));
+        }
+    }
+    None
+}
+
+/// Byte offset just after the first `</name>` at or after `from` (the end of the text when there is none).
+fn end_of_block(s: &[u8], from: usize, name: usize) -> Option<usize> {
+    let mut p = from;
+    while let Some(off) = s[p..].iter().position(|&b| b == b'<') {
+        p += off;
+        if let Some((len, n)) = think_tag_at(s, p, true) {
+            if n == name {
+                return Some(p + len);
+            }
+        }
+        p += 1;
+    }
+    None
+}
+
+/// Skips whitespace, invisible characters and no-break spaces from `i`, recording the non-JSON ones.
+fn skip_space(s: &[u8], mut i: usize, repairs: &mut Vec<Repair>) -> usize {
+    loop {
+        if i < s.len() && (is_json_ws(s[i]) || s[i] == 0x0B || s[i] == 0x0C) {
+            i += 1;
+        } else if invisible_len(s, i) > 0 {
+            repairs.push(Repair { kind: RepairKind::InvisibleCharacter, offset: i });
+            i += 3;
+        } else if starts_with_at(s, i, NBSP) {
+            repairs.push(Repair { kind: RepairKind::NonstandardWhitespace, offset: i });
+            i += 2;
+        } else {
+            return i;
+        }
+    }
+}
+
+/// Removes a leading reasoning block (SPEC §2.3). Returns the offset where the answer starts, or `None`
+/// when the whole text is reasoning (an opening tag that is never closed).
+fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> Option<usize> {
+    if s.get(from) == Some(&b'<') {
+        if let Some((len, name)) = think_tag_at(s, from, false) {
+            let end = end_of_block(s, from + len, name)?;
+            repairs.push(Repair { kind: RepairKind::ReasoningRemoved, offset: from });
+            return Some(end);
+        }
+    }
+    // A closing tag with no opening tag before it: the chat template emitted the opening tag.
+    let mut p = from;
+    while let Some(off) = s[p..].iter().position(|&b| b == b'<') {
+        p += off;
+        if think_tag_at(s, p, false).is_some() {
+            return Some(from);
+        }
+        if let Some((len, _)) = think_tag_at(s, p, true) {
+            repairs.push(Repair { kind: RepairKind::ReasoningRemoved, offset: from });
+            return Some(p + len);
+        }
+        p += 1;
+    }
+    Some(from)
+}
+
+/// A fence opener at `s[i..]`: a run of three or more backticks or tildes.
+struct Fence {
+    marker: u8,
+    /// Offset just after the run.
+    after_run: usize,
+    /// Whether the language tag is empty or json/jsonc/json5.
+    json_tag: bool,
+    /// Offset of the first non-whitespace byte after the tag.
+    content: usize,
+}
+
+fn fence_at(s: &[u8], i: usize) -> Option<Fence> {
+    let marker = s[i];
+    if !(marker == b'`' || marker == b'~') || !starts_with_at(s, i, &[marker; 3]) {
+        return None;
+    }
+    let mut j = i + 3;
+    while s.get(j) == Some(&marker) {
+        j += 1;
+    }
+    let after_run = j;
+    while matches!(s.get(j), Some(b' ' | b'\t')) {
+        j += 1;
+    }
+    let tag_start = j;
+    while j < s.len() && !s[j].is_ascii_whitespace() && !matches!(s[j], b'{' | b'[' | b'`' | b'~') {
+        j += 1;
+    }
+    let tag = &s[tag_start..j];
+    let json_tag = tag.is_empty() || [&b"json"[..], b"jsonc", b"json5"].iter().any(|t| tag.eq_ignore_ascii_case(t));
+    let mut k = j;
+    while k < s.len() && s[k].is_ascii_whitespace() {
+        k += 1;
+    }
+    Some(Fence { marker, after_run, json_tag, content: k })
+}
+
+/// Offset just after the fence that closes a block whose content starts at `from` (end of text if none).
+fn end_of_fence(s: &[u8], from: usize, marker: u8) -> usize {
+    let run = [marker; 3];
+    let mut p = from;
+    while let Some(off) = s[p..].iter().position(|&b| b == marker) {
+        p += off;
+        if starts_with_at(s, p, &run) {
+            p += 3;
+            while s.get(p) == Some(&marker) {
+                p += 1;
+            }
+            return p;
+        }
+        p += 1;
+    }
+    s.len()
+}
+
+/// The first fenced block tagged json (or untagged) whose content starts with `{` or `[` (SPEC §2.4).
+/// Reasoning blocks and the contents of other blocks are skipped.
+fn find_fenced(s: &[u8], from: usize) -> Option<(usize, Fence)> {
+    let mut p = from;
+    while p < s.len() {
+        let off = s[p..].iter().position(|&b| matches!(b, b'`' | b'~' | b'<'))?;
+        p += off;
+        if s[p] == b'<' {
+            p = match think_tag_at(s, p, false) {
+                Some((len, name)) => end_of_block(s, p + len, name)?,
+                None => p + 1,
+            };
+            continue;
+        }
+        match fence_at(s, p) {
+            Some(f) if f.json_tag && matches!(s.get(f.content), Some(b'{' | b'[')) => return Some((p, f)),
+            Some(f) => p = end_of_fence(s, f.after_run, f.marker),
+            None => p += 1,
+        }
+    }
+    None
+}
+
+/// Whether the `{` or `[` at `i` starts something that reads as JSON rather than prose such as
+/// `[1]`-style references are accepted; `{name}` placeholders and `[see below]` are not.
+fn is_strong_start(s: &[u8], i: usize) -> bool {
+    let mut j = i + 1;
+    while j < s.len() && (s[j].is_ascii_whitespace() || starts_with_at(s, j, NBSP)) {
+        j += 1;
+    }
+    let Some(&b) = s.get(j) else { return false };
+    if quote_at(s, j).is_some() || starts_with_at(s, j, b"//") || starts_with_at(s, j, b"/*") {
+        return true;
+    }
+    if s[i] == b'{' {
+        if b == b'}' {
+            return true;
+        }
+        if is_ident_start(b) || b.is_ascii_digit() {
+            // An unquoted key: a word, optional spaces, then a colon.
+            let mut k = j;
+            while k < s.len() && is_word_byte(s[k]) {
+                k += 1;
+            }
+            while matches!(s.get(k), Some(b' ' | b'\t')) {
+                k += 1;
+            }
+            return s.get(k) == Some(&b':');
+        }
+        return false;
+    }
+    match b {
+        b'{' | b'[' | b']' => true,
+        b'0'..=b'9' => true,
+        b'-' => s.get(j + 1).is_some_and(u8::is_ascii_digit),
+        _ => [&b"true"[..], b"false", b"null"].iter().any(|kw| {
+            starts_with_at(s, j, kw) && !s.get(j + kw.len()).is_some_and(|&c| is_word_byte(c))
+        }),
+    }
+}
+
+/// The first `{` or `[` in prose that starts a value (SPEC §2.4). The first non-space character of the
+/// answer is accepted even when it starts weakly (`[active, idle]`); later ones must start strongly.
+fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
+    let mut p = from;
+    while p < s.len() {
+        let off = s[p..].iter().position(|&b| matches!(b, b'{' | b'[' | b'`' | b'~' | b'<'))?;
+        p += off;
+        match s[p] {
+            b'{' | b'[' if p == from || is_strong_start(s, p) => return Some(p),
+            b'<' => {
+                p = match think_tag_at(s, p, false) {
+                    Some((len, name)) => end_of_block(s, p + len, name)?,
+                    None => p + 1,
+                };
+            }
+            b'`' | b'~' => {
+                p = match fence_at(s, p) {
+                    // Another language's block is never a source; a json or untagged one is prose here.
+                    Some(f) if !f.json_tag => end_of_fence(s, f.after_run, f.marker),
+                    Some(f) => f.after_run,
+                    None => p + 1,
+                };
+            }
+            _ => p += 1,
+        }
+    }
+    None
+}
+
+/// Whether the text between `from` and `start` ends with a JSONP callback, `name(`.
+fn is_jsonp_prefix(s: &[u8], from: usize, start: usize) -> bool {
+    let mut k = start;
+    while k > from && s[k - 1].is_ascii_whitespace() {
+        k -= 1;
+    }
+    if k == from || s[k - 1] != b'(' {
+        return false;
+    }
+    k -= 1;
+    let name_end = k;
+    while k > from && (s[k - 1].is_ascii_alphanumeric() || matches!(s[k - 1], b'_' | b'$' | b'.')) {
+        k -= 1;
+    }
+    k < name_end
+}
+
+/// Locates the source of the JSON value in `text` (SPEC §2.2–2.4), or `None` when there is none.
+pub(crate) fn locate(text: &str) -> Option<Source> {
+    let s = text.as_bytes();
+    let mut repairs = Vec::new();
+    let begin = skip_space(s, 0, &mut repairs);
+    let answer = skip_reasoning(s, begin, &mut repairs)?;
+    let answer = skip_space(s, answer, &mut repairs);
+    let (start, fence, prefix_end) = match find_fenced(s, answer) {
+        Some((open, f)) => (f.content, Some(f.marker), open),
+        None => {
+            let start = find_in_prose(s, answer)?;
+            (start, None, start)
+        }
+    };
+    if prefix_end > answer {
+        let kind = if fence.is_none() && is_jsonp_prefix(s, answer, start) {
+            RepairKind::Jsonp
+        } else {
+            RepairKind::SurroundingText
+        };
+        repairs.push(Repair { kind, offset: answer });
+    }
+    if fence.is_some() {
+        repairs.push(Repair { kind: RepairKind::CodeFence, offset: prefix_end });
+    }
+    Some(Source { start, fence, repairs })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(t: &str) -> Option<usize> {
+        locate(t).map(|s| s.start)
+    }
+
+    #[test]
+    fn leading_think_block_is_skipped() {
+        let t = "<THINK>{\"no\":1}</think>{\"yes\":1}";
+        assert_eq!(start(t), t.find("{\"yes"));
+    }
+
+    #[test]
+    fn unclosed_reasoning_has_no_json() {
+        assert_eq!(start("<thinking>{\"a\":1}"), None);
+    }
+
+    #[test]
+    fn orphan_closing_tag_ends_reasoning() {
+        let t = "I consider {\"x\":1}.</reasoning>\n[1]";
+        assert_eq!(start(t), t.find("[1]"));
+    }
+
+    #[test]
+    fn first_json_fence_wins_over_prose_and_other_languages() {
+        let t = "Use {\"a\":1} like this:\n```python\nx = {\"p\": 1}\n```\n```JSON\n{\"b\":2}\n```";
+        let src = locate(t).unwrap();
+        assert_eq!(src.start, t.find("{\"b").unwrap());
+        assert_eq!(src.fence, Some(b'`'));
+    }
+
+    #[test]
+    fn prose_brackets_that_are_not_json_are_passed_over() {
+        let t = "Fill in {name} and [see below]: {\"ok\": true}";
+        assert_eq!(start(t), t.find("{\"ok"));
+        assert_eq!(start("[active, idle]"), Some(0));
+        assert_eq!(start("The answer is 42."), None);
+    }
+
+    #[test]
+    fn jsonp_prefix_is_named() {
+        let src = locate("callback({\"a\":1});").unwrap();
+        assert_eq!(src.repairs[0].kind, RepairKind::Jsonp);
+    }
+}

@@ -1,0 +1,174 @@
+//! Locating and repairing the JSON in an LLM response (SPEC §2–3).
+//!
+//! [`repair`] runs the whole pipeline: valid JSON passes through untouched; otherwise the locator finds
+//! the source (after reasoning, inside a fence, or in prose) and the tolerant parser writes strict JSON
+//! text, recording every repair.
+
+mod chars;
+mod locate;
+mod parser;
+mod record;
+
+pub use record::{Repair, RepairClass, RepairKind, RepairSet};
+
+use crate::error::{Error, ErrorKind};
+use crate::position::utf16_len;
+use parser::Parser;
+use std::ops::Range;
+
+/// Default for [`Options::max_depth`].
+pub const DEFAULT_MAX_DEPTH: usize = 10_000;
+
+/// Options for [`repair`].
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Deepest nesting of objects and arrays accepted; deeper input is a `DepthLimitExceeded` error.
+    pub max_depth: usize,
+    /// Longest input accepted, in UTF-16 code units (JavaScript's `length`); `None` for no limit.
+    pub max_input_length: Option<usize>,
+    /// Repairs that must not be made: input that needs one is a `RepairForbidden` error.
+    pub forbid: RepairSet,
+    /// Skip the check for strictly valid JSON (the caller already tried a strict parser).
+    pub assume_invalid: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { max_depth: DEFAULT_MAX_DEPTH, max_input_length: None, forbid: RepairSet::NONE, assume_invalid: false }
+    }
+}
+
+/// Whether the input was valid JSON or needed repairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The whole input is strict JSON; `json` is that text without surrounding whitespace.
+    Valid,
+    /// The JSON was located and/or repaired; `repairs` says how.
+    Repaired,
+}
+
+impl Status {
+    /// `"valid"` or `"repaired"`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Status::Valid => "valid",
+            Status::Repaired => "repaired",
+        }
+    }
+}
+
+/// The result of [`repair`].
+#[derive(Clone, Debug)]
+pub struct Repaired {
+    /// Strict JSON text (compact when repaired).
+    pub json: String,
+    /// Valid or repaired.
+    pub status: Status,
+    /// Every repair, in the order it was made, with byte offsets into the input.
+    pub repairs: Vec<Repair>,
+    /// Byte range of the input that the value was read from.
+    pub span: Range<usize>,
+}
+
+/// Finds the JSON value in `text` and returns it as strict JSON text with a record of every repair.
+///
+/// # Errors
+/// - `NoJson` when the text holds no object or array and is not itself valid JSON;
+/// - `DepthLimitExceeded` when containers nest deeper than `options.max_depth`;
+/// - `InputLimitExceeded` when the text is longer than `options.max_input_length`;
+/// - `RepairForbidden` when the text needs a repair that `options.forbid` names.
+///
+/// # Example
+/// ```
+/// use llm_response_sanitizer::{repair, RepairOptions, Status};
+/// let out = repair("Sure! ```json\n{'name': 'Ada', tags: [\"x\",],}\n```", &RepairOptions::default()).unwrap();
+/// assert_eq!(out.json, r#"{"name":"Ada","tags":["x"]}"#);
+/// assert_eq!(out.status, Status::Repaired);
+/// ```
+pub fn repair(text: &str, options: &Options) -> Result<Repaired, Error> {
+    if let Some(limit) = options.max_input_length {
+        if text.len() > limit && utf16_len(text) > limit {
+            return Err(Error::at(ErrorKind::InputLimitExceeded { limit }, text, 0));
+        }
+    }
+    if !options.assume_invalid {
+        if Parser::new(text, 0, None, RepairSet::ALL, options.max_depth).run().is_ok() {
+            let start = text.len() - text.trim_start_matches(is_json_space).len();
+            let end = text.trim_end_matches(is_json_space).len();
+            return Ok(Repaired { json: text[start..end].to_string(), status: Status::Valid, repairs: Vec::new(), span: start..end });
+        }
+    }
+    let Some(src) = locate::locate(text) else {
+        return Err(Error::at(ErrorKind::NoJson, text, 0));
+    };
+    for r in &src.repairs {
+        if options.forbid.contains(r.kind) {
+            return Err(Error::at(ErrorKind::RepairForbidden { repair: r.kind }, text, r.offset));
+        }
+    }
+    let jsonp = src.repairs.iter().any(|r| r.kind == RepairKind::Jsonp);
+    let mut repairs = src.repairs;
+    let out = match unescape_source(text, src.start) {
+        Some((plain, map)) => {
+            repairs.push(Repair { kind: RepairKind::EscapedJson, offset: src.start });
+            if options.forbid.contains(RepairKind::EscapedJson) {
+                return Err(Error::at(ErrorKind::RepairForbidden { repair: RepairKind::EscapedJson }, text, src.start));
+            }
+            let mut p = Parser::new(&plain, 0, src.fence, options.forbid, options.max_depth);
+            if jsonp {
+                p.expect_jsonp_tail();
+            }
+            let to_original = |o: usize| map.get(o).copied().unwrap_or(text.len());
+            let mut out = p.run().map_err(|e| Error::at(e.kind(), text, to_original(e.offset())))?;
+            out.repairs.iter_mut().for_each(|r| r.offset = to_original(r.offset));
+            out.end = to_original(out.end);
+            out
+        }
+        None => {
+            let mut p = Parser::new(text, src.start, src.fence, options.forbid, options.max_depth);
+            if jsonp {
+                p.expect_jsonp_tail();
+            }
+            p.run()?
+        }
+    };
+    repairs.extend(out.repairs);
+    Ok(Repaired { json: out.json, status: Status::Repaired, repairs, span: src.start..out.end.max(src.start) })
+}
+
+fn is_json_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
+}
+
+/// JSON escaped without outer quotes (`{\"a\": \"b\"}`): the source unescaped once, with a map from
+/// each byte of the unescaped text to its offset in `text`. `None` when the source is not escaped.
+fn unescape_source(text: &str, start: usize) -> Option<(String, Vec<usize>)> {
+    let s = text.as_bytes();
+    let mut i = start;
+    while i < s.len() && matches!(s[i], b'{' | b'[' | b' ' | b'\n' | b'\r' | b'\t') {
+        i += 1;
+    }
+    if !(s.get(i) == Some(&b'\\') && s.get(i + 1) == Some(&b'"')) {
+        return None;
+    }
+    let mut plain = Vec::with_capacity(s.len() - start);
+    let mut map = Vec::with_capacity(s.len() - start + 1);
+    let mut i = start;
+    while i < s.len() {
+        let (b, len) = match (s[i], s.get(i + 1)) {
+            (b'\\', Some(b'"')) => (b'"', 2),
+            (b'\\', Some(b'\\')) => (b'\\', 2),
+            (b'\\', Some(b'/')) => (b'/', 2),
+            (b'\\', Some(b'n')) => (b'\n', 2),
+            (b'\\', Some(b'r')) => (b'\r', 2),
+            (b'\\', Some(b't')) => (b'\t', 2),
+            (b, _) => (b, 1),
+        };
+        plain.push(b);
+        map.push(i);
+        i += len;
+    }
+    map.push(s.len());
+    // Only ASCII escapes were replaced, so the bytes are still UTF-8.
+    String::from_utf8(plain).ok().map(|p| (p, map))
+}

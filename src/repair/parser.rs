@@ -1,0 +1,1242 @@
+//! The tolerant parser: one forward pass over the source that writes strict JSON text.
+//!
+//! The parser is an explicit state machine over an explicit stack of open containers, so input depth can
+//! never overflow the call stack. It never re-parses: the only look-aheads are bounded by the next quote or
+//! the next word (deciding whether a quote ends a string), and every rewind of the output is a truncation
+//! to a length saved earlier. Output is compact JSON; `JSON.parse` (or any strict parser) builds the value.
+//!
+//! Commas are written lazily: an item writes the comma that separates it from the previous one when it
+//! starts, so dropping an item (a truncated member, a placeholder) is a truncation to where it began.
+
+use super::chars::*;
+use super::record::{Repair, RepairKind, RepairSet};
+use crate::error::{Error, ErrorKind};
+
+/// What the parser expects next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// A value (root, array element, member value, call argument).
+    Value,
+    /// A separator or closer after a complete value.
+    AfterValue,
+    /// A key or `}` in an object.
+    Key,
+    /// The `:` after a key.
+    AfterKey,
+    /// Finished: the root value is complete and nothing follows that belongs to it.
+    Done,
+}
+
+/// Whether a string being read is a key or a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    Key,
+    Value,
+}
+
+/// Kinds of open container.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Container {
+    Object,
+    Array,
+    /// A wrapper call such as `ObjectId(`; its value is its argument.
+    Call,
+    /// The array inserted around comma-separated top-level values.
+    Wrapper,
+}
+
+/// One open container.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    kind: Container,
+    /// Items written so far.
+    count: u32,
+    /// Output length before the current item (and its comma), for dropping it.
+    item_out: usize,
+}
+
+/// The parser's result: strict JSON text, what was repaired, where the value ended.
+#[derive(Debug)]
+pub(crate) struct Output {
+    pub json: String,
+    pub repairs: Vec<Repair>,
+    /// Byte offset just after the last input byte that belongs to the value.
+    pub end: usize,
+}
+
+pub(crate) struct Parser<'a> {
+    text: &'a str,
+    s: &'a [u8],
+    pos: usize,
+    /// End of the source: the text's end, or a closing fence once one is met outside strings.
+    end: usize,
+    out: Vec<u8>,
+    repairs: Vec<Repair>,
+    stack: Vec<Frame>,
+    state: State,
+    forbid: RepairSet,
+    max_depth: usize,
+    fence: Option<u8>,
+    /// Input offset of a comma read in the current container that no item has followed yet.
+    pending_comma: Option<usize>,
+    /// Output offset where the root value starts, and whether it is an object.
+    root_out: usize,
+    root_is_object: bool,
+    /// Input offset just after the last byte of the last complete value.
+    value_end: usize,
+    /// The locator found a JSONP callback, so a trailing `);` is expected.
+    jsonp: bool,
+}
+
+/// Bytes that interrupt the bulk copy of string content, for `"`-delimited and `'`-delimited strings.
+const fn special_table(single: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[0xE2] = true;
+    if single {
+        t[b'\'' as usize] = true;
+    }
+    t
+}
+static SPECIAL_DOUBLE: [bool; 256] = special_table(false);
+static SPECIAL_SINGLE: [bool; 256] = special_table(true);
+
+/// The keywords a bare word may be, and the JSON they become.
+const KEYWORDS: [(&[u8], &[u8], Option<RepairKind>); 9] = [
+    (b"true", b"true", None),
+    (b"false", b"false", None),
+    (b"null", b"null", None),
+    (b"True", b"true", Some(RepairKind::PythonLiteral)),
+    (b"False", b"false", Some(RepairKind::PythonLiteral)),
+    (b"None", b"null", Some(RepairKind::PythonLiteral)),
+    (b"undefined", b"null", Some(RepairKind::NonJsonLiteral)),
+    (b"NaN", b"null", Some(RepairKind::NonJsonLiteral)),
+    (b"Infinity", b"null", Some(RepairKind::NonJsonLiteral)),
+];
+
+/// Writes `bytes` as the content of a JSON string (no quotes), escaping what JSON requires.
+fn escape_into(out: &mut Vec<u8>, bytes: &[u8]) {
+    for &b in bytes {
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0x00..=0x1F => push_control(out, b),
+            _ => out.push(b),
+        }
+    }
+}
+
+/// Writes the JSON escape of control character `b`.
+fn push_control(out: &mut Vec<u8>, b: u8) {
+    match b {
+        b'\n' => out.extend_from_slice(b"\\n"),
+        b'\r' => out.extend_from_slice(b"\\r"),
+        b'\t' => out.extend_from_slice(b"\\t"),
+        0x08 => out.extend_from_slice(b"\\b"),
+        0x0C => out.extend_from_slice(b"\\f"),
+        _ => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[(b >> 4) as usize]);
+            out.push(HEX[(b & 15) as usize]);
+        }
+    }
+}
+
+/// Length in bytes of the UTF-8 character whose first byte is `b`.
+fn char_len(b: u8) -> usize {
+    match b {
+        0xF0..=0xFF => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+/// How a number-like token reads (SPEC §3, numbers).
+enum NumberShape {
+    /// Strict JSON already.
+    Valid,
+    /// Rewritten into this JSON number text.
+    Fixed(Vec<u8>, RepairKind),
+    /// Not a JSON number but number-like (`02134`, `1.2.3`): kept as a string.
+    AsString,
+    /// No digits at all (`-`, `+`, `.`): no value has started.
+    NotStarted,
+    /// Something else (`12px`, `0x1F`): an unquoted string.
+    Word,
+}
+
+/// Classifies a token made of word bytes that starts like a number. `at_eof`: the input ends with it.
+fn classify_number(tok: &[u8], at_eof: bool) -> NumberShape {
+    let n = tok.len();
+    let mut i = 0;
+    let plus = tok.first() == Some(&b'+');
+    i += plus as usize;
+    let neg = tok.get(i) == Some(&b'-');
+    i += neg as usize;
+    let int_start = i;
+    while i < n && tok[i].is_ascii_digit() {
+        i += 1;
+    }
+    let int = &tok[int_start..i];
+    let dot = tok.get(i) == Some(&b'.');
+    i += dot as usize;
+    let frac_start = i;
+    while i < n && tok[i].is_ascii_digit() {
+        i += 1;
+    }
+    let frac = &tok[frac_start..i];
+    let exp = matches!(tok.get(i), Some(b'e' | b'E')) && (!int.is_empty() || !frac.is_empty());
+    let mut exp_sign: &[u8] = b"";
+    let mut exp_digits: &[u8] = b"";
+    if exp {
+        i += 1;
+        if matches!(tok.get(i), Some(b'+' | b'-')) {
+            exp_sign = &tok[i..i + 1];
+            i += 1;
+        }
+        let d = i;
+        while i < n && tok[i].is_ascii_digit() {
+            i += 1;
+        }
+        exp_digits = &tok[d..i];
+    }
+    if int.is_empty() && frac.is_empty() {
+        return if tok.iter().any(u8::is_ascii_alphanumeric) { NumberShape::Word } else { NumberShape::NotStarted };
+    }
+    if i < n {
+        // Dotted versions and the like stay strings; anything else is a word.
+        let dotted = tok.iter().all(|b| b.is_ascii_digit() || *b == b'.') && tok.iter().filter(|&&b| b == b'.').count() > 1;
+        return if dotted { NumberShape::AsString } else { NumberShape::Word };
+    }
+    if int.len() > 1 && int[0] == b'0' {
+        return NumberShape::AsString;
+    }
+    let valid = !plus && !int.is_empty() && (!dot || !frac.is_empty()) && (!exp || !exp_digits.is_empty());
+    if valid {
+        return NumberShape::Valid;
+    }
+    // Rewrite: drop '+', add a leading 0, drop an empty fraction or exponent.
+    let truncated = at_eof && ((dot && frac.is_empty() && !exp) || (exp && exp_digits.is_empty()));
+    let mut fixed = Vec::with_capacity(n + 1);
+    if neg {
+        fixed.push(b'-');
+    }
+    if int.is_empty() {
+        fixed.push(b'0');
+    } else {
+        fixed.extend_from_slice(int);
+    }
+    if !frac.is_empty() {
+        fixed.push(b'.');
+        fixed.extend_from_slice(frac);
+    }
+    if !exp_digits.is_empty() {
+        fixed.push(b'e');
+        fixed.extend_from_slice(exp_sign);
+        fixed.extend_from_slice(exp_digits);
+    }
+    let kind = if truncated { RepairKind::TruncatedNumber } else { RepairKind::NumberFormat };
+    NumberShape::Fixed(fixed, kind)
+}
+
+impl<'a> Parser<'a> {
+    /// A parser over `text` that starts reading at byte `start`.
+    pub fn new(text: &'a str, start: usize, fence: Option<u8>, forbid: RepairSet, max_depth: usize) -> Parser<'a> {
+        Parser {
+            text,
+            s: text.as_bytes(),
+            pos: start,
+            end: text.len(),
+            out: Vec::with_capacity(text.len() - start + 16),
+            repairs: Vec::new(),
+            stack: Vec::new(),
+            state: State::Value,
+            forbid,
+            max_depth,
+            fence,
+            pending_comma: None,
+            root_out: 0,
+            root_is_object: false,
+            value_end: start,
+            jsonp: false,
+        }
+    }
+
+    /// Tells the parser that the locator removed a JSONP callback before the value.
+    pub fn expect_jsonp_tail(&mut self) {
+        self.jsonp = true;
+    }
+
+    /// Parses one value and returns the strict JSON text.
+    ///
+    /// # Errors
+    /// `NoJson` when the source holds no value, `DepthLimitExceeded`, and `RepairForbidden` for the first
+    /// repair the forbid set names.
+    pub fn run(mut self) -> Result<Output, Error> {
+        loop {
+            self.skip_space()?;
+            if self.state == State::Done {
+                break;
+            }
+            if self.pos >= self.end {
+                self.finish_at_end()?;
+                break;
+            }
+            match self.state {
+                State::Value => self.value()?,
+                State::AfterValue if self.stack.is_empty() => self.after_root()?,
+                State::AfterValue => self.after_value()?,
+                State::Key => self.key()?,
+                State::AfterKey => self.after_key()?,
+                State::Done => unreachable!("handled above"),
+            }
+        }
+        let json = String::from_utf8(self.out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        Ok(Output { json, repairs: self.repairs, end: self.value_end })
+    }
+
+    // ----- bookkeeping -----
+
+    /// Records a repair, or fails when the options forbid it.
+    fn record(&mut self, kind: RepairKind, offset: usize) -> Result<(), Error> {
+        if self.forbid.contains(kind) {
+            return Err(Error::at(ErrorKind::RepairForbidden { repair: kind }, self.text, offset));
+        }
+        self.repairs.push(Repair { kind, offset });
+        Ok(())
+    }
+
+    fn top(&self) -> Option<Container> {
+        self.stack.last().map(|f| f.kind)
+    }
+
+    fn is_fence_at(&self, i: usize) -> bool {
+        matches!(self.fence, Some(m) if starts_with_at(self.s, i, &[m; 3]))
+    }
+
+    /// Starts an item in the current array or object: remembers where it began and writes its comma.
+    fn begin_item(&mut self) {
+        if let Some(f) = self.stack.last_mut() {
+            f.item_out = self.out.len();
+            if f.count > 0 {
+                self.out.push(b',');
+            }
+        }
+        self.pending_comma = None;
+    }
+
+    /// Starts a value: in arrays it is a new item; in objects the member began at its key.
+    fn begin_value(&mut self) {
+        match self.top() {
+            Some(Container::Array | Container::Wrapper) => self.begin_item(),
+            None => self.root_out = self.out.len(),
+            _ => {}
+        }
+        self.pending_comma = None;
+    }
+
+    /// A value is complete.
+    fn value_done(&mut self) {
+        self.value_end = self.pos;
+        if let Some(f) = self.stack.last_mut() {
+            if f.kind != Container::Call {
+                f.count += 1;
+            }
+        }
+        self.state = State::AfterValue;
+    }
+
+    /// Drops the current item (a member with no value, a placeholder) and records why.
+    fn drop_item(&mut self, kind: RepairKind, offset: usize) -> Result<(), Error> {
+        self.record(kind, offset)?;
+        if let Some(f) = self.stack.last() {
+            self.out.truncate(f.item_out);
+        }
+        self.state = State::AfterValue;
+        Ok(())
+    }
+
+    fn push_frame(&mut self, kind: Container) -> Result<(), Error> {
+        if self.stack.len() >= self.max_depth {
+            return Err(Error::at(ErrorKind::DepthLimitExceeded { limit: self.max_depth }, self.text, self.pos));
+        }
+        self.stack.push(Frame { kind, count: 0, item_out: self.out.len() });
+        Ok(())
+    }
+
+    /// Closes the innermost container with the bracket at `pos` (which may be of the wrong kind).
+    fn close_with(&mut self, bracket: u8) -> Result<(), Error> {
+        let frame = self.stack.last().copied().expect("close_with needs an open container");
+        let matches = matches!((frame.kind, bracket), (Container::Object, b'}') | (Container::Array | Container::Wrapper, b']'));
+        if self.pending_comma.is_some() && frame.count > 0 {
+            let at = self.pending_comma.take().unwrap_or(self.pos);
+            self.record(RepairKind::TrailingComma, at)?;
+        }
+        if !matches {
+            if frame.kind == Container::Wrapper {
+                // A stray `}` after comma-separated values: it closes nothing.
+                self.record(RepairKind::SuperfluousBracket, self.pos)?;
+                self.pos += 1;
+                return Ok(());
+            }
+            self.record(RepairKind::MismatchedBracket, self.pos)?;
+        }
+        self.pos += 1;
+        self.pop_and_close();
+        Ok(())
+    }
+
+    /// Pops the innermost container, writes its closer and completes it as a value of its parent.
+    fn pop_and_close(&mut self) {
+        let frame = self.stack.pop().expect("an open container");
+        match frame.kind {
+            Container::Object => self.out.push(b'}'),
+            Container::Array | Container::Wrapper => self.out.push(b']'),
+            Container::Call => {}
+        }
+        self.pending_comma = None;
+        if frame.kind == Container::Wrapper {
+            self.state = State::Done;
+            self.value_end = self.pos;
+        } else {
+            self.value_done();
+        }
+    }
+
+    // ----- whitespace, comments, chat tokens -----
+
+    /// Skips whitespace and comments, records the non-JSON ones, and stops the source at a closing fence.
+    fn skip_space(&mut self) -> Result<(), Error> {
+        let s = self.s;
+        while self.pos < self.end {
+            let b = s[self.pos];
+            if is_json_ws(b) {
+                self.pos += 1;
+            } else if b == b'/' && matches!(s.get(self.pos + 1), Some(b'/' | b'*')) {
+                self.record(RepairKind::Comment, self.pos)?;
+                self.pos = if s[self.pos + 1] == b'/' {
+                    self.line_end(self.pos)
+                } else {
+                    let body = self.pos + 2;
+                    match s[body..self.end].windows(2).position(|w| w == b"*/") {
+                        Some(off) => body + off + 2,
+                        None => self.end,
+                    }
+                };
+            } else if b == b'#' && self.state != State::Value {
+                self.record(RepairKind::Comment, self.pos)?;
+                self.pos = self.line_end(self.pos);
+            } else if invisible_len(s, self.pos) > 0 {
+                self.record(RepairKind::InvisibleCharacter, self.pos)?;
+                self.pos += 3;
+            } else if starts_with_at(s, self.pos, NBSP) || b == 0x0B || b == 0x0C {
+                self.record(RepairKind::NonstandardWhitespace, self.pos)?;
+                self.pos += if b == 0xC2 { 2 } else { 1 };
+            } else if self.is_fence_at(self.pos) {
+                self.end = self.pos;
+            } else if let Some(len) = self.chat_token_len(self.pos) {
+                self.record(RepairKind::SurroundingText, self.pos)?;
+                self.pos += len;
+            } else {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Offset of the end of the line containing `i` (the `\n` itself, or the end of the source).
+    fn line_end(&self, i: usize) -> usize {
+        match self.s[i..self.end].iter().position(|&b| b == b'\n') {
+            Some(off) => i + off,
+            None => self.end,
+        }
+    }
+
+    /// Length of a chat-template token (`<|im_end|>`, `</s>`) at `i`.
+    fn chat_token_len(&self, i: usize) -> Option<usize> {
+        let s = self.s;
+        if starts_with_at(s, i, b"</s>") {
+            return Some(4);
+        }
+        if !starts_with_at(s, i, b"<|") {
+            return None;
+        }
+        // Bounded look-ahead: such tokens are short.
+        let limit = (i + 64).min(self.end);
+        s[i + 2..limit].windows(2).position(|w| w == b"|>").map(|off| off + 4)
+    }
+
+    /// Skips JSON whitespace and no-break spaces from `i` without recording; also reports a newline.
+    fn peek_past_space(&self, mut i: usize) -> (usize, bool) {
+        let mut newline = false;
+        while i < self.end {
+            match self.s[i] {
+                b' ' | b'\t' | b'\r' => i += 1,
+                b'\n' => {
+                    newline = true;
+                    i += 1;
+                }
+                0xC2 if starts_with_at(self.s, i, NBSP) => i += 2,
+                _ => break,
+            }
+        }
+        (i, newline)
+    }
+
+    // ----- states -----
+
+    fn value(&mut self) -> Result<(), Error> {
+        let s = self.s;
+        let b = s[self.pos];
+        match b {
+            b'{' | b'[' => self.open(if b == b'{' { Container::Object } else { Container::Array }),
+            b'}' | b']' => self.closer_in_value(b),
+            b',' => self.comma_in_value(),
+            b')' if self.top() == Some(Container::Call) => {
+                self.record(RepairKind::MissingValue, self.pos)?;
+                self.out.extend_from_slice(b"null");
+                self.pos += 1;
+                self.stack.pop();
+                self.value_done();
+                Ok(())
+            }
+            b':' => self.skip_unexpected(),
+            _ if quote_at(s, self.pos).is_some() => {
+                self.begin_value();
+                self.string(Ctx::Value, false)?;
+                self.concatenate()?;
+                self.value_done();
+                Ok(())
+            }
+            _ if ellipsis_len(s, self.pos) > 0 => self.ellipsis(),
+            _ if is_number_start(b) => self.number(),
+            _ => self.word(),
+        }
+    }
+
+    fn open(&mut self, kind: Container) -> Result<(), Error> {
+        self.begin_value();
+        if self.stack.is_empty() {
+            self.root_is_object = kind == Container::Object;
+        }
+        self.push_frame(kind)?;
+        self.out.push(if kind == Container::Object { b'{' } else { b'[' });
+        self.pos += 1;
+        self.state = if kind == Container::Object { State::Key } else { State::Value };
+        Ok(())
+    }
+
+    /// A closing bracket where a value was expected.
+    fn closer_in_value(&mut self, b: u8) -> Result<(), Error> {
+        match self.top() {
+            Some(Container::Object) => {
+                // repair: `"key": }` has no value
+                self.drop_item(RepairKind::MissingValue, self.pos)?;
+                self.close_with(b)
+            }
+            Some(Container::Call) => {
+                self.record(RepairKind::MissingValue, self.pos)?;
+                self.out.extend_from_slice(b"null");
+                self.stack.pop();
+                self.value_done();
+                Ok(())
+            }
+            Some(_) => self.close_with(b),
+            None => self.skip_unexpected(),
+        }
+    }
+
+    /// A comma where a value was expected.
+    fn comma_in_value(&mut self) -> Result<(), Error> {
+        match self.top() {
+            Some(Container::Array | Container::Wrapper) => {
+                // repair: `[,1]`, `[1,,2]`
+                self.record(RepairKind::RedundantComma, self.pos)?;
+                self.pending_comma = Some(self.pos);
+                self.pos += 1;
+                Ok(())
+            }
+            // repair: `"key": ,` has no value; the comma then separates members as usual
+            Some(Container::Object) => self.drop_item(RepairKind::MissingValue, self.pos),
+            _ => self.skip_unexpected(),
+        }
+    }
+
+    /// An ellipsis placeholder in value or key position.
+    fn ellipsis(&mut self) -> Result<(), Error> {
+        let at = self.pos;
+        self.pos += ellipsis_len(self.s, self.pos);
+        if self.state == State::Value && self.top() == Some(Container::Object) {
+            // repair: `"key": ...` (the member is a placeholder)
+            return self.drop_item(RepairKind::Ellipsis, at);
+        }
+        // repair: `[1, 2, ...]`, `{"a": 1, ...}`: as if nothing were there
+        self.record(RepairKind::Ellipsis, at)?;
+        self.pending_comma = None;
+        self.state = State::AfterValue;
+        Ok(())
+    }
+
+    fn skip_unexpected(&mut self) -> Result<(), Error> {
+        self.record(RepairKind::UnexpectedCharacter, self.pos)?;
+        self.pos += char_len(self.s[self.pos]);
+        Ok(())
+    }
+
+    fn key(&mut self) -> Result<(), Error> {
+        let s = self.s;
+        let b = s[self.pos];
+        match b {
+            b'}' | b']' => self.close_with(b),
+            b',' => {
+                // repair: `{,"a":1}`, `{"a":1,,"b":2}`
+                self.record(RepairKind::RedundantComma, self.pos)?;
+                self.pos += 1;
+                Ok(())
+            }
+            b'{' | b'[' | b':' => self.skip_unexpected(),
+            _ if quote_at(s, self.pos).is_some() => {
+                self.begin_item();
+                if self.string(Ctx::Key, false)? {
+                    // repair: the input ends inside a key
+                    self.drop_item(RepairKind::TruncatedMember, self.pos)?;
+                } else {
+                    self.state = State::AfterKey;
+                }
+                Ok(())
+            }
+            _ if ellipsis_len(s, self.pos) > 0 => self.ellipsis(),
+            _ => self.unquoted_key(),
+        }
+    }
+
+    /// repair: unquoted key, quoted verbatim up to the colon.
+    fn unquoted_key(&mut self) -> Result<(), Error> {
+        let s = self.s;
+        let start = self.pos;
+        let mut k = start;
+        while k < self.end && !matches!(s[k], b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\n' | b'\r') && !self.is_fence_at(k) {
+            k += 1;
+        }
+        let mut e = k;
+        while e > start && matches!(s[e - 1], b' ' | b'\t') {
+            e -= 1;
+        }
+        if e == start {
+            return self.skip_unexpected();
+        }
+        self.begin_item();
+        self.record(RepairKind::UnquotedKey, start)?;
+        self.out.push(b'"');
+        escape_into(&mut self.out, &s[start..e]);
+        self.out.push(b'"');
+        self.pos = k;
+        if k >= self.end {
+            // repair: the input ends inside an unquoted key
+            return self.drop_item(RepairKind::TruncatedMember, start);
+        }
+        self.state = State::AfterKey;
+        Ok(())
+    }
+
+    fn after_key(&mut self) -> Result<(), Error> {
+        match self.s[self.pos] {
+            b':' => {
+                self.out.push(b':');
+                self.pos += 1;
+                self.state = State::Value;
+                Ok(())
+            }
+            b'=' => {
+                // repair: `key = value`
+                self.record(RepairKind::MissingColon, self.pos)?;
+                self.out.push(b':');
+                self.pos += 1;
+                self.state = State::Value;
+                Ok(())
+            }
+            // repair: a key with no value, `{"a", "b": 1}`
+            b',' | b'}' | b']' => self.drop_item(RepairKind::MissingValue, self.pos),
+            _ => {
+                // repair: `{"a" 1}`
+                self.record(RepairKind::MissingColon, self.pos)?;
+                self.out.push(b':');
+                self.state = State::Value;
+                Ok(())
+            }
+        }
+    }
+
+    fn after_value(&mut self) -> Result<(), Error> {
+        let s = self.s;
+        let b = s[self.pos];
+        let top = self.top().expect("after_value has an open container");
+        if top == Container::Call {
+            if b == b')' {
+                self.pos += 1;
+            }
+            // Anything else ends the call implicitly and is read again by the parent.
+            self.stack.pop();
+            self.value_done();
+            return Ok(());
+        }
+        match b {
+            b',' if top == Container::Wrapper => {
+                let (r, _) = self.peek_past_space(self.pos + 1);
+                if matches!(s.get(r), Some(b'{' | b'[')) && r < self.end {
+                    self.pending_comma = Some(self.pos);
+                    self.pos += 1;
+                    self.state = State::Value;
+                } else {
+                    self.pop_and_close();
+                }
+                Ok(())
+            }
+            b',' => {
+                self.pending_comma = Some(self.pos);
+                self.pos += 1;
+                self.state = if top == Container::Object { State::Key } else { State::Value };
+                Ok(())
+            }
+            b'}' | b']' => self.close_with(b),
+            b':' | b')' => self.skip_unexpected(),
+            _ if ellipsis_len(s, self.pos) > 0 => self.ellipsis(),
+            _ if top == Container::Wrapper => {
+                self.pop_and_close();
+                Ok(())
+            }
+            _ if quote_at(s, self.pos).is_some() || is_word_byte(b) || b == b'{' || b == b'[' => {
+                // repair: `[1 2]`, `{"a": 1 "b": 2}`
+                self.record(RepairKind::MissingComma, self.pos)?;
+                self.state = if top == Container::Object { State::Key } else { State::Value };
+                Ok(())
+            }
+            _ => self.skip_unexpected(),
+        }
+    }
+
+    /// After the root value: stray closers, comma-separated values, an object closed too early, or the end.
+    fn after_root(&mut self) -> Result<(), Error> {
+        let s = self.s;
+        match s[self.pos] {
+            b'}' | b']' => {
+                // repair: `{"a":1}}`
+                self.record(RepairKind::SuperfluousBracket, self.pos)?;
+                self.pos += 1;
+                return Ok(());
+            }
+            b',' if !self.out.is_empty() => {
+                let (r, _) = self.peek_past_space(self.pos + 1);
+                if self.root_is_object && self.is_key_ahead(r) {
+                    // repair: `{"a":1}, "b":2}`: the root object was closed too early
+                    self.record(RepairKind::EarlyClose, self.pos)?;
+                    self.out.pop();
+                    self.stack.push(Frame { kind: Container::Object, count: 1, item_out: self.out.len() });
+                    self.pending_comma = Some(self.pos);
+                    self.pos += 1;
+                    self.state = State::Key;
+                    return Ok(());
+                }
+                if r < self.end && matches!(s[r], b'{' | b'[') {
+                    // repair: `{…}, {…}`: an array whose brackets were forgotten
+                    self.record(RepairKind::MultipleValues, self.pos)?;
+                    self.out.insert(self.root_out, b'[');
+                    self.stack.push(Frame { kind: Container::Wrapper, count: 1, item_out: self.out.len() });
+                    self.pending_comma = Some(self.pos);
+                    self.pos += 1;
+                    self.state = State::Value;
+                    return Ok(());
+                }
+            }
+            b')' if self.jsonp => {
+                let (r, _) = self.peek_past_space(self.pos + 1);
+                let r = if s.get(r) == Some(&b';') { r + 1 } else { r };
+                let (r, _) = self.peek_past_space(r);
+                if r >= self.end {
+                    self.state = State::Done;
+                    return Ok(());
+                }
+            }
+            _ => {}
+        }
+        // Whatever follows is not part of the value: prose, a second value, a closing fence's tail.
+        self.record(RepairKind::SurroundingText, self.pos)?;
+        self.state = State::Done;
+        Ok(())
+    }
+
+    /// Whether a key (`"k":`, `'k':`, `k:`) starts at `i`.
+    fn is_key_ahead(&self, i: usize) -> bool {
+        let s = self.s;
+        if i >= self.end {
+            return false;
+        }
+        let after = if let Some((style, q)) = quote_at(s, i) {
+            match self.find_closer(style, i + q) {
+                Some(k) => k,
+                None => return false,
+            }
+        } else if is_ident_start(s[i]) {
+            let mut k = i;
+            while k < self.end && is_word_byte(s[k]) {
+                k += 1;
+            }
+            k
+        } else {
+            return false;
+        };
+        // Input that ends before the colon could appear still reads as a (truncated) key.
+        let (k, _) = self.peek_past_space(after);
+        k >= self.end || s[k] == b':'
+    }
+
+    /// Offset just after the next closing quote for `style` from `i` on the same line, skipping escapes;
+    /// the end of the source when the input ends first; `None` at a line break.
+    fn find_closer(&self, style: QuoteStyle, mut i: usize) -> Option<usize> {
+        let s = self.s;
+        while i < self.end {
+            match s[i] {
+                b'\\' => i += 2,
+                b'\n' => return None,
+                _ => {
+                    let c = closer_len(style, s, i);
+                    if c > 0 {
+                        return Some(i + c);
+                    }
+                    i += 1;
+                }
+            }
+        }
+        Some(self.end)
+    }
+
+    /// The end of the source inside a value: close what is open, dropping what has not started.
+    fn finish_at_end(&mut self) -> Result<(), Error> {
+        let at = self.end;
+        match self.state {
+            State::Value => match self.top() {
+                None => return Err(Error::at(ErrorKind::NoJson, self.text, at)),
+                // repair: `{"age":` — the member's value never started
+                Some(Container::Object) => self.drop_item(RepairKind::TruncatedMember, at)?,
+                Some(Container::Call) => {
+                    self.stack.pop();
+                    self.drop_item(RepairKind::TruncatedMember, at)?;
+                }
+                Some(_) => {}
+            },
+            // repair: `{"a":1, "b"` — the key has no value
+            State::AfterKey => self.drop_item(RepairKind::TruncatedMember, at)?,
+            _ => {}
+        }
+        while let Some(kind) = self.top() {
+            if matches!(kind, Container::Object | Container::Array) {
+                self.record(RepairKind::UnclosedContainer, at)?;
+            }
+            self.pos = at;
+            self.pop_and_close();
+            if kind == Container::Wrapper {
+                break;
+            }
+        }
+        self.value_end = self.value_end.max(self.pos.min(at));
+        Ok(())
+    }
+
+    // ----- strings -----
+
+    /// Reads a string at `pos` and writes it as a JSON string. With `continued`, the previous string's
+    /// closing quote was removed and this one's content is appended to it. Returns whether the input
+    /// ended inside the string.
+    fn string(&mut self, ctx: Ctx, continued: bool) -> Result<bool, Error> {
+        let s = self.s;
+        let (style, qlen) = quote_at(s, self.pos).expect("string starts at a quote");
+        match style {
+            QuoteStyle::Double => {}
+            QuoteStyle::Single => self.record(RepairKind::SingleQuotes, self.pos)?,
+            _ => self.record(RepairKind::CurlyQuotes, self.pos)?,
+        }
+        self.pos += qlen;
+        if !continued {
+            self.out.push(b'"');
+        }
+        let table = if matches!(style, QuoteStyle::Single | QuoteStyle::CurlySingle) { &SPECIAL_SINGLE } else { &SPECIAL_DOUBLE };
+        let mut noted_control = false;
+        let mut noted_quote = false;
+        // For a missing closing quote: output length and input offset at `, "` seen inside this string.
+        let mut comma_quote: Option<(usize, usize, usize)> = None;
+        let mut quotes_seen = 0usize;
+        // For a fenced source: where the closing fence begins a line inside this string.
+        let mut fence_cut: Option<(usize, usize)> = None;
+        loop {
+            let run = self.pos;
+            while self.pos < self.end && !table[s[self.pos] as usize] {
+                self.pos += 1;
+            }
+            self.out.extend_from_slice(&s[run..self.pos]);
+            if self.pos >= self.end {
+                if let Some((out_len, at)) = fence_cut {
+                    self.out.truncate(out_len);
+                    self.end = at;
+                    self.pos = at;
+                }
+                // repair: the input ends inside the string
+                if ctx == Ctx::Value {
+                    self.record(RepairKind::TruncatedString, self.end)?;
+                }
+                self.out.push(b'"');
+                return Ok(true);
+            }
+            let b = s[self.pos];
+            if b == b'\\' {
+                self.escape()?;
+                continue;
+            }
+            if b < 0x20 {
+                if !noted_control {
+                    // repair: raw newline, tab or other control character inside a string
+                    self.record(RepairKind::ControlCharacter, self.pos)?;
+                    noted_control = true;
+                }
+                if b == b'\n' && fence_cut.is_none() && self.fence.is_some() {
+                    let (k, _) = self.peek_past_space(self.pos + 1);
+                    if self.is_fence_at(k) {
+                        fence_cut = Some((self.out.len(), k));
+                    }
+                }
+                push_control(&mut self.out, b);
+                self.pos += 1;
+                continue;
+            }
+            let close = closer_len(style, s, self.pos);
+            if close == 0 {
+                // A quote character of another style, or a non-quote 0xE2 sequence: content.
+                if b == b'"' {
+                    self.out.extend_from_slice(b"\\\"");
+                } else {
+                    self.out.push(b);
+                }
+                self.pos += 1;
+                continue;
+            }
+            if self.ends_string(self.pos + close, ctx) {
+                let straight_open = matches!(style, QuoteStyle::Double | QuoteStyle::Single);
+                if (close == 1) != straight_open {
+                    // repair: a typographic quote closes a straight-quoted string, or the reverse
+                    self.record(RepairKind::CurlyQuotes, self.pos)?;
+                }
+                self.out.push(b'"');
+                self.pos += close;
+                return Ok(false);
+            }
+            quotes_seen += 1;
+            if ctx == Ctx::Value && b == b'"' && self.top() == Some(Container::Object) {
+                let (k, _) = self.peek_past_space(self.pos + 1);
+                if let Some((out_len, comma_at, seen)) = comma_quote {
+                    if seen + 1 == quotes_seen && k < self.end && s[k] == b':' {
+                        // repair: `"a": "x, "b": 1` — the string should have ended before the comma
+                        self.record(RepairKind::MissingQuote, comma_at)?;
+                        self.out.truncate(out_len);
+                        self.out.push(b'"');
+                        self.pos = comma_at;
+                        return Ok(false);
+                    }
+                }
+                comma_quote = self.comma_before(self.pos).map(|c| (self.out.len() - (self.pos - c), c, quotes_seen));
+            }
+            if !noted_quote {
+                // repair: an unescaped quote inside a string is content
+                self.record(RepairKind::UnescapedQuote, self.pos)?;
+                noted_quote = true;
+            }
+            if b == b'"' {
+                self.out.extend_from_slice(b"\\\"");
+            } else {
+                self.out.extend_from_slice(&s[self.pos..self.pos + close]);
+            }
+            self.pos += close;
+        }
+    }
+
+    /// The offset of a `,` that precedes `i` with only spaces between, if any.
+    fn comma_before(&self, i: usize) -> Option<usize> {
+        let mut k = i;
+        while k > 0 && self.s[k - 1] == b' ' {
+            k -= 1;
+        }
+        (k > 0 && self.s[k - 1] == b',').then(|| k - 1)
+    }
+
+    /// An escape sequence at `pos` inside a string.
+    fn escape(&mut self) -> Result<(), Error> {
+        let s = self.s;
+        let at = self.pos;
+        if at + 1 >= self.end {
+            // repair: a dangling backslash at the end of the input is dropped
+            self.pos = self.end;
+            return Ok(());
+        }
+        match s[at + 1] {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                self.out.extend_from_slice(&s[at..at + 2]);
+                self.pos += 2;
+            }
+            b'\'' => {
+                // repair: `\'` is not a JSON escape; the quote is content
+                self.record(RepairKind::InvalidEscape, at)?;
+                self.out.push(b'\'');
+                self.pos += 2;
+            }
+            b'u' => {
+                let hex_end = (at + 6).min(self.end);
+                let hex = &s[at + 2..hex_end];
+                let all_hex = hex.iter().all(u8::is_ascii_hexdigit);
+                if all_hex && hex.len() == 4 {
+                    self.out.extend_from_slice(&s[at..at + 6]);
+                    self.pos += 6;
+                } else if all_hex && hex_end == self.end {
+                    // repair: a partial `\uXX` at the end of the input is dropped
+                    self.pos = self.end;
+                } else {
+                    // repair: `\u` without four hex digits keeps its backslash
+                    self.record(RepairKind::InvalidEscape, at)?;
+                    self.out.extend_from_slice(b"\\\\");
+                    self.pos += 1;
+                }
+            }
+            _ => {
+                // repair: an invalid escape such as `\d` or `D:\Projects` keeps its backslash
+                self.record(RepairKind::InvalidEscape, at)?;
+                self.out.extend_from_slice(b"\\\\");
+                self.pos += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a closing quote whose end is at `after` really ends the string: what follows must be a
+    /// delimiter and then what the context expects next.
+    fn ends_string(&self, after: usize, ctx: Ctx) -> bool {
+        let s = self.s;
+        let (q, newline) = self.peek_past_space(after);
+        if q >= self.end || self.is_fence_at(q) {
+            return true;
+        }
+        let spaced = q > after;
+        match s[q] {
+            b':' => ctx == Ctx::Key,
+            b'}' | b']' => true,
+            b',' => self.continues_after_comma(q + 1, ctx),
+            b')' => self.top() == Some(Container::Call),
+            b'/' => matches!(s.get(q + 1), Some(b'/' | b'*')),
+            b'+' => ctx == Ctx::Value && self.is_concatenation(q),
+            _ if quote_at(s, q).is_some() => spaced,
+            b => match ctx {
+                Ctx::Key => spaced && (matches!(b, b'{' | b'[') || b.is_ascii_digit() || b == b'-' || self.keyword_at(q)),
+                Ctx::Value => newline && self.top() == Some(Container::Object) && self.is_key_ahead(q),
+            },
+        }
+    }
+
+    /// After a comma that may end a string: does what follows continue the container?
+    fn continues_after_comma(&self, i: usize, ctx: Ctx) -> bool {
+        let s = self.s;
+        let (r, _) = self.peek_past_space(i);
+        if r >= self.end {
+            return true;
+        }
+        let b = s[r];
+        if ctx == Ctx::Key || self.top() == Some(Container::Object) {
+            return b == b'}' || self.is_key_ahead(r);
+        }
+        quote_at(s, r).is_some()
+            || matches!(b, b'{' | b'[' | b']')
+            || b.is_ascii_digit()
+            || (b == b'-' && s.get(r + 1).is_some_and(u8::is_ascii_digit))
+            || self.keyword_at(r)
+    }
+
+    /// Whether a JSON or Python keyword stands at `i` as a whole word.
+    fn keyword_at(&self, i: usize) -> bool {
+        KEYWORDS.iter().any(|(kw, _, _)| starts_with_at(self.s, i, kw) && !self.s.get(i + kw.len()).is_some_and(|&c| is_word_byte(c)))
+    }
+
+    /// Whether `+` at `i` joins two strings: `"a" + "b"`.
+    fn is_concatenation(&self, i: usize) -> bool {
+        let (r, _) = self.peek_past_space(i + 1);
+        r < self.end && quote_at(self.s, r).is_some()
+    }
+
+    /// repair: string concatenation, `"a" + "b"` becomes `"ab"`.
+    fn concatenate(&mut self) -> Result<(), Error> {
+        loop {
+            let (q, _) = self.peek_past_space(self.pos);
+            if !(q < self.end && self.s[q] == b'+' && self.is_concatenation(q)) {
+                return Ok(());
+            }
+            self.record(RepairKind::StringConcatenation, q)?;
+            let (r, _) = self.peek_past_space(q + 1);
+            self.pos = r;
+            self.out.pop();
+            self.string(Ctx::Value, true)?;
+        }
+    }
+
+    // ----- numbers, keywords, bare words -----
+
+    /// Whether the byte at `k` ends a number-like token.
+    fn ends_token(&self, k: usize) -> bool {
+        let s = self.s;
+        if k >= self.end {
+            return true;
+        }
+        matches!(s[k], b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b')' | b'[' | b'{' | b'"' | b'\'')
+            || (s[k] == b'/' && matches!(s.get(k + 1), Some(b'/' | b'*')))
+            || quote_at(s, k).is_some()
+            || invisible_len(s, k) > 0
+            || starts_with_at(s, k, NBSP)
+            || self.is_fence_at(k)
+    }
+
+    fn word_end(&self, start: usize) -> usize {
+        let mut k = start;
+        while k < self.end && is_word_byte(self.s[k]) && quote_at(self.s, k).is_none() && ellipsis_len(self.s, k) == 0 {
+            k += 1;
+        }
+        k
+    }
+
+    fn number(&mut self) -> Result<(), Error> {
+        let s = self.s;
+        let start = self.pos;
+        let k = self.word_end(start);
+        if !self.ends_token(k) {
+            // `12:30`, `1/2`: prose, not a number
+            return self.bare_string(start);
+        }
+        let tok = &s[start..k];
+        let at_eof = k >= self.end;
+        if matches!(tok, b"-Infinity" | b"+Infinity" | b"-NaN") {
+            self.begin_value();
+            self.record(RepairKind::NonJsonLiteral, start)?;
+            self.out.extend_from_slice(b"null");
+            self.pos = k;
+            self.value_done();
+            return Ok(());
+        }
+        match classify_number(tok, at_eof) {
+            NumberShape::Valid => {
+                self.begin_value();
+                self.out.extend_from_slice(tok);
+            }
+            NumberShape::Fixed(text, kind) => {
+                self.begin_value();
+                self.record(kind, start)?;
+                self.out.extend_from_slice(&text);
+            }
+            NumberShape::AsString => {
+                self.begin_value();
+                self.record(RepairKind::NumberAsString, start)?;
+                self.out.push(b'"');
+                self.out.extend_from_slice(tok);
+                self.out.push(b'"');
+            }
+            NumberShape::NotStarted => {
+                self.begin_value();
+                self.pos = k;
+                // repair: `"delta": -` — no digits, so no value
+                let kind = if at_eof { RepairKind::TruncatedMember } else { RepairKind::MissingValue };
+                return self.drop_item(kind, start);
+            }
+            NumberShape::Word => return self.bare_string(start),
+        }
+        self.pos = k;
+        self.value_done();
+        Ok(())
+    }
+
+    /// A word in value position: keyword, truncated keyword, wrapper call, or unquoted string.
+    fn word(&mut self) -> Result<(), Error> {
+        let s = self.s;
+        let start = self.pos;
+        let k = self.word_end(start);
+        let tok = &s[start..k];
+        if k > start && is_ident_start(s[start]) && s.get(k) == Some(&b'(') && k < self.end {
+            // repair: `ObjectId("…")`, `NumberLong(2)`: the value is the argument
+            self.record(RepairKind::FunctionCall, start)?;
+            self.begin_value();
+            self.push_frame(Container::Call)?;
+            self.pos = k + 1;
+            self.state = State::Value;
+            return Ok(());
+        }
+        if self.ends_token(k) {
+            if let Some((_, json, kind)) = KEYWORDS.iter().find(|(kw, _, _)| *kw == tok) {
+                self.begin_value();
+                if let Some(kind) = kind {
+                    self.record(*kind, start)?;
+                }
+                self.out.extend_from_slice(json);
+                self.pos = k;
+                self.value_done();
+                return Ok(());
+            }
+            if k >= self.end && !tok.is_empty() {
+                if let Some((_, json, _)) = KEYWORDS.iter().find(|(kw, _, _)| kw.starts_with(tok)) {
+                    // repair: `tr`, `fal`, `nu` cut off by the end: every keyword with this prefix
+                    // means the same JSON value, so completing it is unambiguous
+                    self.begin_value();
+                    self.record(RepairKind::TruncatedLiteral, start)?;
+                    self.out.extend_from_slice(json);
+                    self.pos = k;
+                    self.value_done();
+                    return Ok(());
+                }
+            }
+        }
+        self.bare_string(start)
+    }
+
+    /// repair: bare words (`active`, `team-b`, `in progress`) become a string, up to the next delimiter.
+    fn bare_string(&mut self, start: usize) -> Result<(), Error> {
+        let s = self.s;
+        let in_call = self.top() == Some(Container::Call);
+        let mut k = start;
+        while k < self.end {
+            let b = s[k];
+            if matches!(b, b',' | b'}' | b']' | b'\n' | b'\r' | b'"') || (b == b')' && in_call) || self.is_fence_at(k) {
+                break;
+            }
+            if matches!(b, b' ' | b'\t') && matches!(s.get(k + 1), Some(b'/' | b'#')) {
+                let c = s.get(k + 2);
+                if s[k + 1] == b'#' || matches!(c, Some(b'/' | b'*')) {
+                    break;
+                }
+            }
+            k += 1;
+        }
+        if k == start {
+            return self.skip_unexpected();
+        }
+        let mut e = k;
+        while e > start && matches!(s[e - 1], b' ' | b'\t') {
+            e -= 1;
+        }
+        self.begin_value();
+        self.record(RepairKind::UnquotedString, start)?;
+        self.out.push(b'"');
+        escape_into(&mut self.out, &s[start..e]);
+        self.out.push(b'"');
+        self.pos = k;
+        self.value_done();
+        self.value_end = e;
+        Ok(())
+    }
+}
