@@ -45,7 +45,9 @@ impl ErrorKind {
     /// What went wrong, without the position.
     pub fn describe(&self) -> String {
         match self {
-            ErrorKind::NoJson => "no JSON object or array found, and the text is not valid JSON".to_string(),
+            ErrorKind::NoJson => {
+                "no JSON object or array found, and the text is not valid JSON".to_string()
+            }
             ErrorKind::DepthLimitExceeded { limit } => {
                 format!("containers nest deeper than the limit of {limit} levels")
             }
@@ -53,7 +55,11 @@ impl ErrorKind {
                 format!("input is longer than the limit of {limit} UTF-16 code units")
             }
             ErrorKind::RepairForbidden { repair } => {
-                format!("the text needs a repair the options forbid: {} ({})", repair.code(), repair.describe())
+                format!(
+                    "the text needs a repair the options forbid: {} ({})",
+                    repair.code(),
+                    repair.describe()
+                )
             }
         }
     }
@@ -70,7 +76,11 @@ pub struct Error {
 impl Error {
     /// Builds an error at byte `offset` of `text`.
     pub(crate) fn at(kind: ErrorKind, text: &str, offset: usize) -> Error {
-        Error { kind, offset, location: locate(text, offset) }
+        Error {
+            kind,
+            offset,
+            location: locate(text, offset),
+        }
     }
 
     /// What went wrong.
@@ -92,7 +102,14 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let l = self.location;
-        write!(f, "{} (at line {}, column {}, index {})", self.kind.describe(), l.line, l.column, l.index)
+        write!(
+            f,
+            "{} (at line {}, column {}, index {})",
+            self.kind.describe(),
+            l.line,
+            l.column,
+            l.index
+        )
     }
 }
 

@@ -28,5 +28,6 @@ mod wasm;
 pub use error::{Error, ErrorKind};
 pub use position::Location;
 pub use repair::{
-    repair, Options as RepairOptions, Repair, RepairClass, RepairKind, RepairSet, Repaired, Status, DEFAULT_MAX_DEPTH,
+    repair, Options as RepairOptions, Repair, RepairClass, RepairKind, RepairSet, Repaired, Status,
+    DEFAULT_MAX_DEPTH,
 };

@@ -48,7 +48,11 @@ pub fn locate_all(text: &str, offsets: &[usize]) -> Vec<Location> {
                 line_start_index = index;
             }
         }
-        out[i] = Location { index, line, column: index - line_start_index + 1 };
+        out[i] = Location {
+            index,
+            line,
+            column: index - line_start_index + 1,
+        };
     }
     out
 }
@@ -74,8 +78,22 @@ mod tests {
     #[test]
     fn ascii_offsets_are_indices() {
         let t = "ab\ncd";
-        assert_eq!(locate(t, 0), Location { index: 0, line: 1, column: 1 });
-        assert_eq!(locate(t, 4), Location { index: 4, line: 2, column: 2 });
+        assert_eq!(
+            locate(t, 0),
+            Location {
+                index: 0,
+                line: 1,
+                column: 1
+            }
+        );
+        assert_eq!(
+            locate(t, 4),
+            Location {
+                index: 4,
+                line: 2,
+                column: 2
+            }
+        );
     }
 
     #[test]
@@ -85,12 +103,22 @@ mod tests {
         assert_eq!(locate(t, 6).index, 3);
         assert_eq!(utf16_len(t), 4);
         let all = locate_all(t, &[6, 0, 2]);
-        assert_eq!(all.iter().map(|l| l.index).collect::<Vec<_>>(), vec![3, 0, 1]);
+        assert_eq!(
+            all.iter().map(|l| l.index).collect::<Vec<_>>(),
+            vec![3, 0, 1]
+        );
     }
 
     #[test]
     fn crlf_is_one_line_break() {
         let t = "a\r\nb";
-        assert_eq!(locate(t, 3), Location { index: 3, line: 2, column: 1 });
+        assert_eq!(
+            locate(t, 3),
+            Location {
+                index: 3,
+                line: 2,
+                column: 1
+            }
+        );
     }
 }

@@ -56,8 +56,12 @@ pub fn quote_at(s: &[u8], i: usize) -> Option<(QuoteStyle, usize)> {
     match s.get(i)? {
         b'"' => Some((QuoteStyle::Double, 1)),
         b'\'' => Some((QuoteStyle::Single, 1)),
-        0xE2 if starts_with_at(s, i, LDQUO) || starts_with_at(s, i, RDQUO) => Some((QuoteStyle::CurlyDouble, 3)),
-        0xE2 if starts_with_at(s, i, LSQUO) || starts_with_at(s, i, RSQUO) => Some((QuoteStyle::CurlySingle, 3)),
+        0xE2 if starts_with_at(s, i, LDQUO) || starts_with_at(s, i, RDQUO) => {
+            Some((QuoteStyle::CurlyDouble, 3))
+        }
+        0xE2 if starts_with_at(s, i, LSQUO) || starts_with_at(s, i, RSQUO) => {
+            Some((QuoteStyle::CurlySingle, 3))
+        }
         _ => None,
     }
 }
@@ -69,7 +73,11 @@ pub fn closer_len(style: QuoteStyle, s: &[u8], i: usize) -> usize {
     match style {
         QuoteStyle::Double | QuoteStyle::CurlyDouble if b == b'"' => 1,
         QuoteStyle::Single | QuoteStyle::CurlySingle if b == b'\'' => 1,
-        QuoteStyle::Double | QuoteStyle::CurlyDouble if starts_with_at(s, i, RDQUO) || starts_with_at(s, i, LDQUO) => 3,
+        QuoteStyle::Double | QuoteStyle::CurlyDouble
+            if starts_with_at(s, i, RDQUO) || starts_with_at(s, i, LDQUO) =>
+        {
+            3
+        }
         QuoteStyle::Single | QuoteStyle::CurlySingle if starts_with_at(s, i, RSQUO) => 3,
         _ => 0,
     }

@@ -3,7 +3,10 @@
 //! Every scan here moves forward only and looks ahead a bounded distance from each position (a tag name, a
 //! fence's language tag, one word), so locating is linear in the length of the text.
 
-use super::chars::{invisible_len, is_ident_start, is_json_ws, is_word_byte, quote_at, starts_with_at, starts_with_ignore_case, NBSP};
+use super::chars::{
+    invisible_len, is_ident_start, is_json_ws, is_word_byte, quote_at, starts_with_at,
+    starts_with_ignore_case, NBSP,
+};
 use super::record::{Repair, RepairKind};
 
 /// Reasoning tag names, matched ASCII-case-insensitively.
@@ -60,10 +63,16 @@ fn skip_space(s: &[u8], mut i: usize, repairs: &mut Vec<Repair>) -> usize {
         if i < s.len() && (is_json_ws(s[i]) || s[i] == 0x0B || s[i] == 0x0C) {
             i += 1;
         } else if invisible_len(s, i) > 0 {
-            repairs.push(Repair { kind: RepairKind::InvisibleCharacter, offset: i });
+            repairs.push(Repair {
+                kind: RepairKind::InvisibleCharacter,
+                offset: i,
+            });
             i += 3;
         } else if starts_with_at(s, i, NBSP) {
-            repairs.push(Repair { kind: RepairKind::NonstandardWhitespace, offset: i });
+            repairs.push(Repair {
+                kind: RepairKind::NonstandardWhitespace,
+                offset: i,
+            });
             i += 2;
         } else {
             return i;
@@ -77,7 +86,10 @@ fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> Option<us
     if s.get(from) == Some(&b'<') {
         if let Some((len, name)) = think_tag_at(s, from, false) {
             let end = end_of_block(s, from + len, name)?;
-            repairs.push(Repair { kind: RepairKind::ReasoningRemoved, offset: from });
+            repairs.push(Repair {
+                kind: RepairKind::ReasoningRemoved,
+                offset: from,
+            });
             return Some(end);
         }
     }
@@ -89,7 +101,10 @@ fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> Option<us
             return Some(from);
         }
         if let Some((len, _)) = think_tag_at(s, p, true) {
-            repairs.push(Repair { kind: RepairKind::ReasoningRemoved, offset: from });
+            repairs.push(Repair {
+                kind: RepairKind::ReasoningRemoved,
+                offset: from,
+            });
             return Some(p + len);
         }
         p += 1;
@@ -126,12 +141,20 @@ fn fence_at(s: &[u8], i: usize) -> Option<Fence> {
         j += 1;
     }
     let tag = &s[tag_start..j];
-    let json_tag = tag.is_empty() || [&b"json"[..], b"jsonc", b"json5"].iter().any(|t| tag.eq_ignore_ascii_case(t));
+    let json_tag = tag.is_empty()
+        || [&b"json"[..], b"jsonc", b"json5"]
+            .iter()
+            .any(|t| tag.eq_ignore_ascii_case(t));
     let mut k = j;
     while k < s.len() && s[k].is_ascii_whitespace() {
         k += 1;
     }
-    Some(Fence { marker, after_run, json_tag, content: k })
+    Some(Fence {
+        marker,
+        after_run,
+        json_tag,
+        content: k,
+    })
 }
 
 /// Offset just after the fence that closes a block whose content starts at `from` (end of text if none).
@@ -157,7 +180,9 @@ fn end_of_fence(s: &[u8], from: usize, marker: u8) -> usize {
 fn find_fenced(s: &[u8], from: usize) -> Option<(usize, Fence)> {
     let mut p = from;
     while p < s.len() {
-        let off = s[p..].iter().position(|&b| matches!(b, b'`' | b'~' | b'<'))?;
+        let off = s[p..]
+            .iter()
+            .position(|&b| matches!(b, b'`' | b'~' | b'<'))?;
         p += off;
         if s[p] == b'<' {
             p = match think_tag_at(s, p, false) {
@@ -167,7 +192,9 @@ fn find_fenced(s: &[u8], from: usize) -> Option<(usize, Fence)> {
             continue;
         }
         match fence_at(s, p) {
-            Some(f) if f.json_tag && matches!(s.get(f.content), Some(b'{' | b'[')) => return Some((p, f)),
+            Some(f) if f.json_tag && matches!(s.get(f.content), Some(b'{' | b'[')) => {
+                return Some((p, f))
+            }
             Some(f) => p = end_of_fence(s, f.after_run, f.marker),
             None => p += 1,
         }
@@ -218,7 +245,9 @@ fn is_strong_start(s: &[u8], i: usize) -> bool {
 fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
     let mut p = from;
     while p < s.len() {
-        let off = s[p..].iter().position(|&b| matches!(b, b'{' | b'[' | b'`' | b'~' | b'<'))?;
+        let off = s[p..]
+            .iter()
+            .position(|&b| matches!(b, b'{' | b'[' | b'`' | b'~' | b'<'))?;
         p += off;
         match s[p] {
             b'{' | b'[' if p == from || is_strong_start(s, p) => return Some(p),
@@ -279,12 +308,22 @@ pub(crate) fn locate(text: &str) -> Option<Source> {
         } else {
             RepairKind::SurroundingText
         };
-        repairs.push(Repair { kind, offset: answer });
+        repairs.push(Repair {
+            kind,
+            offset: answer,
+        });
     }
     if fence.is_some() {
-        repairs.push(Repair { kind: RepairKind::CodeFence, offset: prefix_end });
+        repairs.push(Repair {
+            kind: RepairKind::CodeFence,
+            offset: prefix_end,
+        });
     }
-    Some(Source { start, fence, repairs })
+    Some(Source {
+        start,
+        fence,
+        repairs,
+    })
 }
 
 #[cfg(test)]

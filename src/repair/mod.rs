@@ -34,7 +34,12 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { max_depth: DEFAULT_MAX_DEPTH, max_input_length: None, forbid: RepairSet::NONE, assume_invalid: false }
+        Options {
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_input_length: None,
+            forbid: RepairSet::NONE,
+            assume_invalid: false,
+        }
     }
 }
 
@@ -92,10 +97,18 @@ pub fn repair(text: &str, options: &Options) -> Result<Repaired, Error> {
         }
     }
     if !options.assume_invalid {
-        if Parser::new(text, 0, None, RepairSet::ALL, options.max_depth).run().is_ok() {
+        if Parser::new(text, 0, None, RepairSet::ALL, options.max_depth)
+            .run()
+            .is_ok()
+        {
             let start = text.len() - text.trim_start_matches(is_json_space).len();
             let end = text.trim_end_matches(is_json_space).len();
-            return Ok(Repaired { json: text[start..end].to_string(), status: Status::Valid, repairs: Vec::new(), span: start..end });
+            return Ok(Repaired {
+                json: text[start..end].to_string(),
+                status: Status::Valid,
+                repairs: Vec::new(),
+                span: start..end,
+            });
         }
     }
     let Some(src) = locate::locate(text) else {
@@ -103,29 +116,52 @@ pub fn repair(text: &str, options: &Options) -> Result<Repaired, Error> {
     };
     for r in &src.repairs {
         if options.forbid.contains(r.kind) {
-            return Err(Error::at(ErrorKind::RepairForbidden { repair: r.kind }, text, r.offset));
+            return Err(Error::at(
+                ErrorKind::RepairForbidden { repair: r.kind },
+                text,
+                r.offset,
+            ));
         }
     }
     let jsonp = src.repairs.iter().any(|r| r.kind == RepairKind::Jsonp);
     let mut repairs = src.repairs;
     let out = match unescape_source(text, src.start) {
         Some((plain, map)) => {
-            repairs.push(Repair { kind: RepairKind::EscapedJson, offset: src.start });
+            repairs.push(Repair {
+                kind: RepairKind::EscapedJson,
+                offset: src.start,
+            });
             if options.forbid.contains(RepairKind::EscapedJson) {
-                return Err(Error::at(ErrorKind::RepairForbidden { repair: RepairKind::EscapedJson }, text, src.start));
+                return Err(Error::at(
+                    ErrorKind::RepairForbidden {
+                        repair: RepairKind::EscapedJson,
+                    },
+                    text,
+                    src.start,
+                ));
             }
             let mut p = Parser::new(&plain, 0, src.fence, options.forbid, options.max_depth);
             if jsonp {
                 p.expect_jsonp_tail();
             }
             let to_original = |o: usize| map.get(o).copied().unwrap_or(text.len());
-            let mut out = p.run().map_err(|e| Error::at(e.kind(), text, to_original(e.offset())))?;
-            out.repairs.iter_mut().for_each(|r| r.offset = to_original(r.offset));
+            let mut out = p
+                .run()
+                .map_err(|e| Error::at(e.kind(), text, to_original(e.offset())))?;
+            out.repairs
+                .iter_mut()
+                .for_each(|r| r.offset = to_original(r.offset));
             out.end = to_original(out.end);
             out
         }
         None => {
-            let mut p = Parser::new(text, src.start, src.fence, options.forbid, options.max_depth);
+            let mut p = Parser::new(
+                text,
+                src.start,
+                src.fence,
+                options.forbid,
+                options.max_depth,
+            );
             if jsonp {
                 p.expect_jsonp_tail();
             }
@@ -133,7 +169,12 @@ pub fn repair(text: &str, options: &Options) -> Result<Repaired, Error> {
         }
     };
     repairs.extend(out.repairs);
-    Ok(Repaired { json: out.json, status: Status::Repaired, repairs, span: src.start..out.end.max(src.start) })
+    Ok(Repaired {
+        json: out.json,
+        status: Status::Repaired,
+        repairs,
+        span: src.start..out.end.max(src.start),
+    })
 }
 
 fn is_json_space(c: char) -> bool {

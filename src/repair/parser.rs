@@ -209,17 +209,27 @@ fn classify_number(tok: &[u8], at_eof: bool) -> NumberShape {
         exp_digits = &tok[d..i];
     }
     if int.is_empty() && frac.is_empty() {
-        return if tok.iter().any(u8::is_ascii_alphanumeric) { NumberShape::Word } else { NumberShape::NotStarted };
+        return if tok.iter().any(u8::is_ascii_alphanumeric) {
+            NumberShape::Word
+        } else {
+            NumberShape::NotStarted
+        };
     }
     if i < n {
         // Dotted versions and the like stay strings; anything else is a word.
-        let dotted = tok.iter().all(|b| b.is_ascii_digit() || *b == b'.') && tok.iter().filter(|&&b| b == b'.').count() > 1;
-        return if dotted { NumberShape::AsString } else { NumberShape::Word };
+        let dotted = tok.iter().all(|b| b.is_ascii_digit() || *b == b'.')
+            && tok.iter().filter(|&&b| b == b'.').count() > 1;
+        return if dotted {
+            NumberShape::AsString
+        } else {
+            NumberShape::Word
+        };
     }
     if int.len() > 1 && int[0] == b'0' {
         return NumberShape::AsString;
     }
-    let valid = !plus && !int.is_empty() && (!dot || !frac.is_empty()) && (!exp || !exp_digits.is_empty());
+    let valid =
+        !plus && !int.is_empty() && (!dot || !frac.is_empty()) && (!exp || !exp_digits.is_empty());
     if valid {
         return NumberShape::Valid;
     }
@@ -243,13 +253,23 @@ fn classify_number(tok: &[u8], at_eof: bool) -> NumberShape {
         fixed.extend_from_slice(exp_sign);
         fixed.extend_from_slice(exp_digits);
     }
-    let kind = if truncated { RepairKind::TruncatedNumber } else { RepairKind::NumberFormat };
+    let kind = if truncated {
+        RepairKind::TruncatedNumber
+    } else {
+        RepairKind::NumberFormat
+    };
     NumberShape::Fixed(fixed, kind)
 }
 
 impl<'a> Parser<'a> {
     /// A parser over `text` that starts reading at byte `start`.
-    pub fn new(text: &'a str, start: usize, fence: Option<u8>, forbid: RepairSet, max_depth: usize) -> Parser<'a> {
+    pub fn new(
+        text: &'a str,
+        start: usize,
+        fence: Option<u8>,
+        forbid: RepairSet,
+        max_depth: usize,
+    ) -> Parser<'a> {
         Parser {
             text,
             s: text.as_bytes(),
@@ -299,8 +319,13 @@ impl<'a> Parser<'a> {
                 State::Done => unreachable!("handled above"),
             }
         }
-        let json = String::from_utf8(self.out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-        Ok(Output { json, repairs: self.repairs, end: self.value_end })
+        let json = String::from_utf8(self.out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        Ok(Output {
+            json,
+            repairs: self.repairs,
+            end: self.value_end,
+        })
     }
 
     // ----- bookkeeping -----
@@ -308,7 +333,11 @@ impl<'a> Parser<'a> {
     /// Records a repair, or fails when the options forbid it.
     fn record(&mut self, kind: RepairKind, offset: usize) -> Result<(), Error> {
         if self.forbid.contains(kind) {
-            return Err(Error::at(ErrorKind::RepairForbidden { repair: kind }, self.text, offset));
+            return Err(Error::at(
+                ErrorKind::RepairForbidden { repair: kind },
+                self.text,
+                offset,
+            ));
         }
         self.repairs.push(Repair { kind, offset });
         Ok(())
@@ -366,16 +395,33 @@ impl<'a> Parser<'a> {
 
     fn push_frame(&mut self, kind: Container) -> Result<(), Error> {
         if self.stack.len() >= self.max_depth {
-            return Err(Error::at(ErrorKind::DepthLimitExceeded { limit: self.max_depth }, self.text, self.pos));
+            return Err(Error::at(
+                ErrorKind::DepthLimitExceeded {
+                    limit: self.max_depth,
+                },
+                self.text,
+                self.pos,
+            ));
         }
-        self.stack.push(Frame { kind, count: 0, item_out: self.out.len() });
+        self.stack.push(Frame {
+            kind,
+            count: 0,
+            item_out: self.out.len(),
+        });
         Ok(())
     }
 
     /// Closes the innermost container with the bracket at `pos` (which may be of the wrong kind).
     fn close_with(&mut self, bracket: u8) -> Result<(), Error> {
-        let frame = self.stack.last().copied().expect("close_with needs an open container");
-        let matches = matches!((frame.kind, bracket), (Container::Object, b'}') | (Container::Array | Container::Wrapper, b']'));
+        let frame = self
+            .stack
+            .last()
+            .copied()
+            .expect("close_with needs an open container");
+        let matches = matches!(
+            (frame.kind, bracket),
+            (Container::Object, b'}') | (Container::Array | Container::Wrapper, b']')
+        );
         if self.pending_comma.is_some() && frame.count > 0 {
             let at = self.pending_comma.take().unwrap_or(self.pos);
             self.record(RepairKind::TrailingComma, at)?;
@@ -471,7 +517,10 @@ impl<'a> Parser<'a> {
         }
         // Bounded look-ahead: such tokens are short.
         let limit = (i + 64).min(self.end);
-        s[i + 2..limit].windows(2).position(|w| w == b"|>").map(|off| off + 4)
+        s[i + 2..limit]
+            .windows(2)
+            .position(|w| w == b"|>")
+            .map(|off| off + 4)
     }
 
     /// Skips JSON whitespace and no-break spaces from `i` without recording; also reports a newline.
@@ -497,7 +546,11 @@ impl<'a> Parser<'a> {
         let s = self.s;
         let b = s[self.pos];
         match b {
-            b'{' | b'[' => self.open(if b == b'{' { Container::Object } else { Container::Array }),
+            b'{' | b'[' => self.open(if b == b'{' {
+                Container::Object
+            } else {
+                Container::Array
+            }),
             b'}' | b']' => self.closer_in_value(b),
             b',' => self.comma_in_value(),
             b')' if self.top() == Some(Container::Call) => {
@@ -528,9 +581,17 @@ impl<'a> Parser<'a> {
             self.root_is_object = kind == Container::Object;
         }
         self.push_frame(kind)?;
-        self.out.push(if kind == Container::Object { b'{' } else { b'[' });
+        self.out.push(if kind == Container::Object {
+            b'{'
+        } else {
+            b'['
+        });
         self.pos += 1;
-        self.state = if kind == Container::Object { State::Key } else { State::Value };
+        self.state = if kind == Container::Object {
+            State::Key
+        } else {
+            State::Value
+        };
         Ok(())
     }
 
@@ -623,7 +684,13 @@ impl<'a> Parser<'a> {
         let s = self.s;
         let start = self.pos;
         let mut k = start;
-        while k < self.end && !matches!(s[k], b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\n' | b'\r') && !self.is_fence_at(k) {
+        while k < self.end
+            && !matches!(
+                s[k],
+                b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\n' | b'\r'
+            )
+            && !self.is_fence_at(k)
+        {
             k += 1;
         }
         let mut e = k;
@@ -703,7 +770,11 @@ impl<'a> Parser<'a> {
             b',' => {
                 self.pending_comma = Some(self.pos);
                 self.pos += 1;
-                self.state = if top == Container::Object { State::Key } else { State::Value };
+                self.state = if top == Container::Object {
+                    State::Key
+                } else {
+                    State::Value
+                };
                 Ok(())
             }
             b'}' | b']' => self.close_with(b),
@@ -716,7 +787,11 @@ impl<'a> Parser<'a> {
             _ if quote_at(s, self.pos).is_some() || is_word_byte(b) || b == b'{' || b == b'[' => {
                 // repair: `[1 2]`, `{"a": 1 "b": 2}`
                 self.record(RepairKind::MissingComma, self.pos)?;
-                self.state = if top == Container::Object { State::Key } else { State::Value };
+                self.state = if top == Container::Object {
+                    State::Key
+                } else {
+                    State::Value
+                };
                 Ok(())
             }
             _ => self.skip_unexpected(),
@@ -739,7 +814,11 @@ impl<'a> Parser<'a> {
                     // repair: `{"a":1}, "b":2}`: the root object was closed too early
                     self.record(RepairKind::EarlyClose, self.pos)?;
                     self.out.pop();
-                    self.stack.push(Frame { kind: Container::Object, count: 1, item_out: self.out.len() });
+                    self.stack.push(Frame {
+                        kind: Container::Object,
+                        count: 1,
+                        item_out: self.out.len(),
+                    });
                     self.pending_comma = Some(self.pos);
                     self.pos += 1;
                     self.state = State::Key;
@@ -749,7 +828,11 @@ impl<'a> Parser<'a> {
                     // repair: `{…}, {…}`: an array whose brackets were forgotten
                     self.record(RepairKind::MultipleValues, self.pos)?;
                     self.out.insert(self.root_out, b'[');
-                    self.stack.push(Frame { kind: Container::Wrapper, count: 1, item_out: self.out.len() });
+                    self.stack.push(Frame {
+                        kind: Container::Wrapper,
+                        count: 1,
+                        item_out: self.out.len(),
+                    });
                     self.pending_comma = Some(self.pos);
                     self.pos += 1;
                     self.state = State::Value;
@@ -867,7 +950,11 @@ impl<'a> Parser<'a> {
         if !continued {
             self.out.push(b'"');
         }
-        let table = if matches!(style, QuoteStyle::Single | QuoteStyle::CurlySingle) { &SPECIAL_SINGLE } else { &SPECIAL_DOUBLE };
+        let table = if matches!(style, QuoteStyle::Single | QuoteStyle::CurlySingle) {
+            &SPECIAL_SINGLE
+        } else {
+            &SPECIAL_DOUBLE
+        };
         let mut noted_control = false;
         let mut noted_quote = false;
         // For a missing closing quote: output length and input offset at `, "` seen inside this string.
@@ -949,7 +1036,9 @@ impl<'a> Parser<'a> {
                         return Ok(false);
                     }
                 }
-                comma_quote = self.comma_before(self.pos).map(|c| (self.out.len() - (self.pos - c), c, quotes_seen));
+                comma_quote = self
+                    .comma_before(self.pos)
+                    .map(|c| (self.out.len() - (self.pos - c), c, quotes_seen));
             }
             if !noted_quote {
                 // repair: an unescaped quote inside a string is content
@@ -1039,8 +1128,16 @@ impl<'a> Parser<'a> {
             b'+' => ctx == Ctx::Value && self.is_concatenation(q),
             _ if quote_at(s, q).is_some() => spaced,
             b => match ctx {
-                Ctx::Key => spaced && (matches!(b, b'{' | b'[') || b.is_ascii_digit() || b == b'-' || self.keyword_at(q)),
-                Ctx::Value => newline && self.top() == Some(Container::Object) && self.is_key_ahead(q),
+                Ctx::Key => {
+                    spaced
+                        && (matches!(b, b'{' | b'[')
+                            || b.is_ascii_digit()
+                            || b == b'-'
+                            || self.keyword_at(q))
+                }
+                Ctx::Value => {
+                    newline && self.top() == Some(Container::Object) && self.is_key_ahead(q)
+                }
             },
         }
     }
@@ -1065,7 +1162,10 @@ impl<'a> Parser<'a> {
 
     /// Whether a JSON or Python keyword stands at `i` as a whole word.
     fn keyword_at(&self, i: usize) -> bool {
-        KEYWORDS.iter().any(|(kw, _, _)| starts_with_at(self.s, i, kw) && !self.s.get(i + kw.len()).is_some_and(|&c| is_word_byte(c)))
+        KEYWORDS.iter().any(|(kw, _, _)| {
+            starts_with_at(self.s, i, kw)
+                && !self.s.get(i + kw.len()).is_some_and(|&c| is_word_byte(c))
+        })
     }
 
     /// Whether `+` at `i` joins two strings: `"a" + "b"`.
@@ -1097,8 +1197,10 @@ impl<'a> Parser<'a> {
         if k >= self.end {
             return true;
         }
-        matches!(s[k], b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b')' | b'[' | b'{' | b'"' | b'\'')
-            || (s[k] == b'/' && matches!(s.get(k + 1), Some(b'/' | b'*')))
+        matches!(
+            s[k],
+            b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b')' | b'[' | b'{' | b'"' | b'\''
+        ) || (s[k] == b'/' && matches!(s.get(k + 1), Some(b'/' | b'*')))
             || quote_at(s, k).is_some()
             || invisible_len(s, k) > 0
             || starts_with_at(s, k, NBSP)
@@ -1107,7 +1209,11 @@ impl<'a> Parser<'a> {
 
     fn word_end(&self, start: usize) -> usize {
         let mut k = start;
-        while k < self.end && is_word_byte(self.s[k]) && quote_at(self.s, k).is_none() && ellipsis_len(self.s, k) == 0 {
+        while k < self.end
+            && is_word_byte(self.s[k])
+            && quote_at(self.s, k).is_none()
+            && ellipsis_len(self.s, k) == 0
+        {
             k += 1;
         }
         k
@@ -1152,7 +1258,11 @@ impl<'a> Parser<'a> {
                 self.begin_value();
                 self.pos = k;
                 // repair: `"delta": -` — no digits, so no value
-                let kind = if at_eof { RepairKind::TruncatedMember } else { RepairKind::MissingValue };
+                let kind = if at_eof {
+                    RepairKind::TruncatedMember
+                } else {
+                    RepairKind::MissingValue
+                };
                 return self.drop_item(kind, start);
             }
             NumberShape::Word => return self.bare_string(start),
@@ -1211,7 +1321,10 @@ impl<'a> Parser<'a> {
         let mut k = start;
         while k < self.end {
             let b = s[k];
-            if matches!(b, b',' | b'}' | b']' | b'\n' | b'\r' | b'"') || (b == b')' && in_call) || self.is_fence_at(k) {
+            if matches!(b, b',' | b'}' | b']' | b'\n' | b'\r' | b'"')
+                || (b == b')' && in_call)
+                || self.is_fence_at(k)
+            {
                 break;
             }
             if matches!(b, b' ' | b'\t') && matches!(s.get(k + 1), Some(b'/' | b'#')) {

@@ -103,8 +103,13 @@ pub enum RepairClass {
 
 impl RepairClass {
     /// Every class.
-    pub const ALL: &'static [RepairClass] =
-        &[RepairClass::Extraction, RepairClass::Syntax, RepairClass::Quotes, RepairClass::Literals, RepairClass::Truncation];
+    pub const ALL: &'static [RepairClass] = &[
+        RepairClass::Extraction,
+        RepairClass::Syntax,
+        RepairClass::Quotes,
+        RepairClass::Literals,
+        RepairClass::Truncation,
+    ];
 
     /// The stable snake_case name of the class.
     pub fn code(self) -> &'static str {
@@ -135,7 +140,10 @@ impl RepairSet {
 
     /// This set plus every kind of `class`.
     pub fn with_class(self, class: RepairClass) -> RepairSet {
-        RepairKind::ALL.iter().filter(|k| k.class() == class).fold(self, |s, &k| s.with(k))
+        RepairKind::ALL
+            .iter()
+            .filter(|k| k.class() == class)
+            .fold(self, |s, &k| s.with(k))
     }
 
     /// Adds a kind or a class named by its code (`"trailing_comma"`, `"truncation"`); false if unknown.
@@ -173,7 +181,9 @@ mod tests {
     #[test]
     fn codes_are_unique_and_snake_case() {
         let mut codes: Vec<&str> = RepairKind::ALL.iter().map(|k| k.code()).collect();
-        assert!(codes.iter().all(|c| c.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
+        assert!(codes
+            .iter()
+            .all(|c| c.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
         codes.sort_unstable();
         let n = codes.len();
         codes.dedup();

@@ -1,0 +1,146 @@
+//! The binding layer: converts arguments and results between JavaScript and the core, nothing more.
+//!
+//! Results cross as one string so that the host's `JSON.parse` builds every object (prototype-safe and
+//! fast): `R<header>\n<json>` on success, `E<error>` on failure, where `<header>` and `<error>` are JSON
+//! objects on one line. Positions are converted here from byte offsets to UTF-16 indices with 1-based
+//! line and column (see [`crate::position`]).
+
+use crate::position::{locate_all, Location};
+use crate::{repair, Error, ErrorKind, RepairKind, RepairOptions, RepairSet};
+use std::fmt::Write as _;
+use wasm_bindgen::prelude::*;
+
+/// Appends `s` as a JSON string literal.
+fn push_json_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn push_location(out: &mut String, l: Location) {
+    let _ = write!(
+        out,
+        "\"position\":{},\"line\":{},\"column\":{}",
+        l.index, l.line, l.column
+    );
+}
+
+fn error_string(e: &Error) -> String {
+    let mut out = String::from("E{\"kind\":");
+    push_json_str(&mut out, e.kind().code());
+    out.push_str(",\"message\":");
+    push_json_str(&mut out, &e.to_string());
+    out.push_str(",\"detail\":");
+    push_json_str(&mut out, &e.kind().describe());
+    out.push(',');
+    push_location(&mut out, e.location());
+    match e.kind() {
+        ErrorKind::RepairForbidden { repair } => {
+            out.push_str(",\"repair\":");
+            push_json_str(&mut out, repair.code());
+        }
+        ErrorKind::DepthLimitExceeded { limit } | ErrorKind::InputLimitExceeded { limit } => {
+            let _ = write!(out, ",\"limit\":{limit}");
+        }
+        _ => {}
+    }
+    out.push('}');
+    out
+}
+
+/// Locates and repairs the JSON in `text`.
+///
+/// `forbid` is a comma-separated list of repair kind or class codes (validated by the caller);
+/// `max_input_length` < 0 means no limit. With `report`, the header carries status, span and repairs.
+#[wasm_bindgen(js_name = repairText)]
+pub fn repair_text(
+    text: &str,
+    max_depth: u32,
+    max_input_length: f64,
+    forbid: &str,
+    assume_invalid: bool,
+    report: bool,
+) -> String {
+    let mut set = RepairSet::NONE;
+    for code in forbid.split(',').filter(|c| !c.is_empty()) {
+        set.insert_code(code);
+    }
+    let options = RepairOptions {
+        max_depth: max_depth as usize,
+        max_input_length: (max_input_length >= 0.0).then_some(max_input_length as usize),
+        forbid: set,
+        assume_invalid,
+    };
+    let out = match repair(text, &options) {
+        Ok(out) => out,
+        Err(e) => return error_string(&e),
+    };
+    let mut s = String::with_capacity(out.json.len() + 64 + out.repairs.len() * 96);
+    s.push_str("R{");
+    if report {
+        s.push_str("\"status\":");
+        push_json_str(&mut s, out.status.code());
+        let mut offsets: Vec<usize> = out.repairs.iter().map(|r| r.offset).collect();
+        offsets.push(out.span.start);
+        offsets.push(out.span.end);
+        let locs = locate_all(text, &offsets);
+        let n = out.repairs.len();
+        let _ = write!(
+            s,
+            ",\"span\":{{\"start\":{},\"end\":{}}},\"repairs\":[",
+            locs[n].index,
+            locs[n + 1].index
+        );
+        for (i, (r, l)) in out.repairs.iter().zip(&locs).enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str("{\"kind\":");
+            push_json_str(&mut s, r.kind.code());
+            s.push(',');
+            push_location(&mut s, *l);
+            s.push_str(",\"message\":");
+            let message = format!(
+                "{} at line {}, column {}",
+                r.kind.describe(),
+                l.line,
+                l.column
+            );
+            push_json_str(&mut s, &message);
+            s.push('}');
+        }
+        s.push(']');
+    }
+    s.push_str("}\n");
+    s.push_str(&out.json);
+    s
+}
+
+/// Every repair kind as a JSON array of `{kind, class, description}`.
+#[wasm_bindgen(js_name = repairKinds)]
+pub fn repair_kinds() -> String {
+    let mut s = String::from("[");
+    for (i, k) in RepairKind::ALL.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str("{\"kind\":");
+        push_json_str(&mut s, k.code());
+        s.push_str(",\"class\":");
+        push_json_str(&mut s, k.class().code());
+        s.push_str(",\"description\":");
+        push_json_str(&mut s, k.describe());
+        s.push('}');
+    }
+    s.push(']');
+    s
+}

@@ -1,0 +1,49 @@
+/** Typed errors. Each has a stable `name`, readonly structured fields and a message that says what and where. */
+
+/** Stable codes of {@link JsonRepairError}. */
+export type JsonRepairErrorKind = 'no_json' | 'depth_limit' | 'input_too_long' | 'repair_forbidden';
+
+/** Fields of a {@link JsonRepairError}. */
+export interface JsonRepairErrorFields {
+  readonly kind: JsonRepairErrorKind;
+  readonly message: string;
+  /** UTF-16 index into the input (what `input.slice(position)` expects). */
+  readonly position: number;
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column, in UTF-16 code units. */
+  readonly column: number;
+  /** For `repair_forbidden`: the repair kind that was needed. */
+  readonly repair?: string;
+  /** For `depth_limit` and `input_too_long`: the limit. */
+  readonly limit?: number;
+}
+
+/** The text holds no salvageable JSON, or a limit or option stopped the repair. */
+export class JsonRepairError extends Error {
+  override readonly name = 'JsonRepairError' as const;
+  readonly kind: JsonRepairErrorKind;
+  readonly position: number;
+  readonly line: number;
+  readonly column: number;
+  readonly repair: string | undefined;
+  readonly limit: number | undefined;
+
+  constructor(fields: JsonRepairErrorFields) {
+    super(fields.message);
+    this.kind = fields.kind;
+    this.position = fields.position;
+    this.line = fields.line;
+    this.column = fields.column;
+    this.repair = fields.repair;
+    this.limit = fields.limit;
+  }
+}
+
+/** Throws a `TypeError` unless `value` is a string. */
+export function assertString(value: unknown, where: string): asserts value is string {
+  if (typeof value !== 'string') {
+    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+    throw new TypeError(`${where} expects a string, got ${got}`);
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * The public surface, listed one by one. The entries (`node.ts`, `browser.ts`) add `init` and re-export
+ * everything here; the wasm door (`wasm.ts`) is internal.
+ */
+export { parseAndRepair, repairJson, parseDetailed, repairKinds } from './repair.js';
+export type { RepairOptions, RepairRecord, ParseResult } from './repair.js';
+export { LLMResponseSanitizer } from './sanitizer.js';
+export { JsonRepairError } from './errors.js';
+export type { JsonRepairErrorKind, JsonRepairErrorFields } from './errors.js';
+export { isReady } from './wasm.js';
+
+/** Prepares the WebAssembly module. Idempotent: Node is ready on import; browsers fetch the `.wasm` once. */
+export declare function init(source?: URL | string | BufferSource | WebAssembly.Module): Promise<void>;

@@ -1,0 +1,154 @@
+/** Locating, repairing and parsing the JSON in an LLM response (SPEC §1–3). */
+import { callRepair, listRepairKinds, type RawRepairOk } from './wasm.js';
+import { JsonRepairError, assertString, type JsonRepairErrorKind } from './errors.js';
+
+/** Options for {@link parseAndRepair}, {@link repairJson} and {@link parseDetailed}. */
+export interface RepairOptions {
+  /** Deepest nesting accepted (default 10,000). Deeper input is a `depth_limit` error. When set, valid JSON is checked against it too. */
+  readonly maxDepth?: number;
+  /** Longest input accepted, in UTF-16 code units (`string.length`). Longer input is an `input_too_long` error. */
+  readonly maxInputLength?: number;
+  /** Repair kinds (`'trailing_comma'`) or classes (`'extraction'`, `'syntax'`, `'quotes'`, `'literals'`, `'truncation'`) that must not be made. */
+  readonly forbid?: readonly string[];
+  /** Repair kinds or classes that may be made; every other repair is forbidden. */
+  readonly allow?: readonly string[];
+  /** Accept only strictly valid JSON (forbids every repair). */
+  readonly strict?: boolean;
+}
+
+/** One repair: what was changed and where, in the caller's original string. */
+export interface RepairRecord {
+  /** Stable snake_case code, e.g. `trailing_comma`. */
+  readonly kind: string;
+  /** UTF-16 index into the input. */
+  readonly position: number;
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column in UTF-16 code units. */
+  readonly column: number;
+  readonly message: string;
+}
+
+/** The result of {@link parseDetailed}. */
+export interface ParseResult {
+  /** The value, exactly as `JSON.parse` builds it. */
+  readonly value: unknown;
+  /** The value as strict JSON text (the input itself, trimmed, when it was valid). */
+  readonly json: string;
+  readonly status: 'valid' | 'repaired';
+  readonly repairs: readonly RepairRecord[];
+  /** UTF-16 range of the input the value was read from. */
+  readonly span: { readonly start: number; readonly end: number };
+}
+
+const DEFAULT_MAX_DEPTH = 10_000;
+
+interface Plan {
+  maxDepth: number;
+  maxInputLength: number;
+  forbid: string;
+  /** Whether `JSON.parse` may answer first (no option could reject valid JSON). */
+  fastPath: boolean;
+}
+
+function codes(list: unknown, where: string): string[] {
+  if (!Array.isArray(list) || list.some((c) => typeof c !== 'string')) {
+    throw new TypeError(`${where} must be an array of repair kind or class codes`);
+  }
+  const known = new Set<string>();
+  for (const k of listRepairKinds()) {
+    known.add(k.kind);
+    known.add(k.class);
+  }
+  for (const c of list as string[]) {
+    if (!known.has(c)) throw new RangeError(`${where}: unknown repair kind or class '${c}'`);
+  }
+  return list as string[];
+}
+
+function nonNegativeInteger(value: unknown, where: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new RangeError(`${where} must be a non-negative integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function plan(options: RepairOptions | undefined, where: string): Plan {
+  if (options === undefined) {
+    return { maxDepth: DEFAULT_MAX_DEPTH, maxInputLength: -1, forbid: '', fastPath: true };
+  }
+  if (options === null || typeof options !== 'object') throw new TypeError(`${where}: options must be an object`);
+  const maxDepth = options.maxDepth === undefined ? DEFAULT_MAX_DEPTH : nonNegativeInteger(options.maxDepth, `${where}: maxDepth`);
+  const maxInputLength = options.maxInputLength === undefined ? -1 : nonNegativeInteger(options.maxInputLength, `${where}: maxInputLength`);
+  let forbid: string[] = options.forbid === undefined ? [] : codes(options.forbid, `${where}: forbid`);
+  if (options.allow !== undefined) {
+    const allowed = new Set(codes(options.allow, `${where}: allow`));
+    forbid = forbid.concat(listRepairKinds().filter((k) => !allowed.has(k.kind) && !allowed.has(k.class)).map((k) => k.kind));
+  }
+  if (options.strict) forbid = listRepairKinds().map((k) => k.kind);
+  return { maxDepth, maxInputLength, forbid: forbid.join(','), fastPath: options.maxDepth === undefined };
+}
+
+function fail(error: { kind: string; message: string; position: number; line: number; column: number; repair?: string; limit?: number }): never {
+  throw new JsonRepairError({ ...error, kind: error.kind as JsonRepairErrorKind });
+}
+
+/** Tries `JSON.parse` when the plan allows; `undefined` marks "not valid JSON". */
+const NOT_VALID: unique symbol = Symbol('not valid');
+
+function tryStrict(text: string, p: Plan): unknown {
+  if (!p.fastPath || (p.maxInputLength >= 0 && text.length > p.maxInputLength)) return NOT_VALID;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return NOT_VALID;
+  }
+}
+
+function repairOrThrow(text: string, p: Plan, triedStrict: boolean, report: boolean): RawRepairOk {
+  const r = callRepair(text, p.maxDepth, p.maxInputLength, p.forbid, triedStrict, report);
+  if (!r.ok) fail(r.error);
+  return r;
+}
+
+/**
+ * The JSON value in an LLM response, exactly as `JSON.parse` would build it from the repaired text.
+ *
+ * @throws {TypeError} when `text` is not a string.
+ * @throws {JsonRepairError} when there is no JSON (`no_json`) or a limit or option stops the repair.
+ */
+export function parseAndRepair(text: string, options?: RepairOptions): unknown {
+  assertString(text, 'parseAndRepair');
+  const p = plan(options, 'parseAndRepair');
+  const strict = tryStrict(text, p);
+  if (strict !== NOT_VALID) return strict;
+  return JSON.parse(repairOrThrow(text, p, p.fastPath, false).json);
+}
+
+/** The JSON value in an LLM response as strict JSON text (see {@link parseAndRepair}). */
+export function repairJson(text: string, options?: RepairOptions): string {
+  assertString(text, 'repairJson');
+  const p = plan(options, 'repairJson');
+  if (tryStrict(text, p) !== NOT_VALID) return text.trim();
+  return repairOrThrow(text, p, p.fastPath, false).json;
+}
+
+/** The value with its strict JSON text, status, every repair with its position, and the span it came from. */
+export function parseDetailed(text: string, options?: RepairOptions): ParseResult {
+  assertString(text, 'parseDetailed');
+  const p = plan(options, 'parseDetailed');
+  const strict = tryStrict(text, p);
+  if (strict !== NOT_VALID) {
+    const start = text.length - text.trimStart().length;
+    const json = text.trim();
+    return { value: strict, json, status: 'valid', repairs: [], span: { start, end: start + json.length } };
+  }
+  const r = repairOrThrow(text, p, p.fastPath, true);
+  const header = JSON.parse(r.header) as Pick<ParseResult, 'status' | 'repairs' | 'span'>;
+  return { value: JSON.parse(r.json), json: r.json, status: header.status, repairs: header.repairs, span: header.span };
+}
+
+/** Every repair kind, with its class and a description (for documentation, UIs and `forbid`). */
+export function repairKinds(): readonly { readonly kind: string; readonly class: string; readonly description: string }[] {
+  return listRepairKinds();
+}

@@ -1,0 +1,92 @@
+/**
+ * The one door to the WebAssembly module: every other module imports this file, never the generated
+ * bindings. It owns initialization (synchronous from bytes in Node, fetched in browsers) and decodes the
+ * binding layer's results, which cross as one string so that `JSON.parse` builds every object.
+ */
+import initAsync, { initSync, repairText, repairKinds } from '../pkg/llm_response_sanitizer.js';
+
+let ready = false;
+let pending: Promise<void> | undefined;
+
+/** Initializes the module from bytes or a compiled module (Node entry). */
+export function initFromBytes(bytes: BufferSource | WebAssembly.Module): void {
+  if (ready) return;
+  initSync({ module: bytes });
+  ready = true;
+}
+
+/** Initializes the module by fetching it (browser entry); idempotent and safe to call concurrently. */
+export function initFromUrl(url: URL | string | Request | Response | BufferSource | WebAssembly.Module): Promise<void> {
+  if (ready) return Promise.resolve();
+  pending ??= initAsync({ module_or_path: url }).then(() => {
+    ready = true;
+  });
+  return pending;
+}
+
+/** Whether the module is ready. */
+export function isReady(): boolean {
+  return ready;
+}
+
+function assertReady(): void {
+  if (!ready) {
+    throw new Error('llm-response-sanitizer: the WebAssembly module is not initialized yet; call `await init()` first');
+  }
+}
+
+/** A successful repair as decoded from the binding. */
+export interface RawRepairOk {
+  ok: true;
+  header: string;
+  json: string;
+}
+
+/** A failed repair as decoded from the binding. */
+export interface RawRepairErr {
+  ok: false;
+  error: {
+    kind: string;
+    message: string;
+    detail: string;
+    position: number;
+    line: number;
+    column: number;
+    repair?: string;
+    limit?: number;
+  };
+}
+
+/** Calls the core's repair. `header` is left as text: callers that want the report parse it. */
+export function callRepair(
+  text: string,
+  maxDepth: number,
+  maxInputLength: number,
+  forbid: string,
+  assumeInvalid: boolean,
+  report: boolean,
+): RawRepairOk | RawRepairErr {
+  assertReady();
+  const out = repairText(text, maxDepth, maxInputLength, forbid, assumeInvalid, report);
+  if (out.charCodeAt(0) === 69 /* E */) {
+    return { ok: false, error: JSON.parse(out.slice(1)) };
+  }
+  const nl = out.indexOf('\n');
+  return { ok: true, header: out.slice(1, nl), json: out.slice(nl + 1) };
+}
+
+/** One repair kind as described by the core. */
+export interface RepairKindInfo {
+  readonly kind: string;
+  readonly class: string;
+  readonly description: string;
+}
+
+let kinds: readonly RepairKindInfo[] | undefined;
+
+/** Every repair kind the core knows, with its class and description. */
+export function listRepairKinds(): readonly RepairKindInfo[] {
+  assertReady();
+  kinds ??= Object.freeze((JSON.parse(repairKinds()) as RepairKindInfo[]).map((k) => Object.freeze(k)));
+  return kinds;
+}
