@@ -86,6 +86,9 @@ pub(crate) struct Parser<'a> {
     value_end: usize,
     /// The locator found a JSONP callback, so a trailing `);` is expected.
     jsonp: bool,
+    /// Whether a typographic quote may close a straight-quoted string (off when `curly_quotes` is
+    /// forbidden, so that the strict pass accepts exactly what `JSON.parse` accepts).
+    curly_closes: bool,
 }
 
 /// Bytes that interrupt the bulk copy of string content, for `"`-delimited and `'`-delimited strings.
@@ -287,6 +290,7 @@ impl<'a> Parser<'a> {
             root_is_object: false,
             value_end: start,
             jsonp: false,
+            curly_closes: !forbid.contains(RepairKind::CurlyQuotes),
         }
     }
 
@@ -376,11 +380,23 @@ impl<'a> Parser<'a> {
     fn value_done(&mut self) {
         self.value_end = self.pos;
         if let Some(f) = self.stack.last_mut() {
-            if f.kind != Container::Call {
-                f.count += 1;
-            }
+            f.count += 1;
         }
         self.state = State::AfterValue;
+    }
+
+    /// Closes the innermost wrapper call; a call whose argument produced no value drops its item.
+    fn close_call(&mut self) -> Result<(), Error> {
+        let frame = self.stack.pop().expect("an open call");
+        if frame.count > 0 {
+            self.value_done();
+            return Ok(());
+        }
+        if self.stack.is_empty() {
+            return Err(Error::at(ErrorKind::NoJson, self.text, self.pos));
+        }
+        // repair: `ObjectId()`, `cb(...)`: no argument, so no value
+        self.drop_item(RepairKind::MissingValue, self.pos)
     }
 
     /// Drops the current item (a member with no value, a placeholder) and records why.
@@ -554,12 +570,8 @@ impl<'a> Parser<'a> {
             b'}' | b']' => self.closer_in_value(b),
             b',' => self.comma_in_value(),
             b')' if self.top() == Some(Container::Call) => {
-                self.record(RepairKind::MissingValue, self.pos)?;
-                self.out.extend_from_slice(b"null");
                 self.pos += 1;
-                self.stack.pop();
-                self.value_done();
-                Ok(())
+                self.close_call()
             }
             b':' => self.skip_unexpected(),
             _ if quote_at(s, self.pos).is_some() => {
@@ -603,13 +615,7 @@ impl<'a> Parser<'a> {
                 self.drop_item(RepairKind::MissingValue, self.pos)?;
                 self.close_with(b)
             }
-            Some(Container::Call) => {
-                self.record(RepairKind::MissingValue, self.pos)?;
-                self.out.extend_from_slice(b"null");
-                self.stack.pop();
-                self.value_done();
-                Ok(())
-            }
+            Some(Container::Call) => self.close_call(),
             Some(_) => self.close_with(b),
             None => self.skip_unexpected(),
         }
@@ -751,9 +757,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
             }
             // Anything else ends the call implicitly and is read again by the parent.
-            self.stack.pop();
-            self.value_done();
-            return Ok(());
+            return self.close_call();
         }
         match b {
             b',' if top == Container::Wrapper => {
@@ -890,7 +894,13 @@ impl<'a> Parser<'a> {
                 b'\\' => i += 2,
                 b'\n' => return None,
                 _ => {
-                    let c = closer_len(style, s, i);
+                    // Only the opener's own kind of quote: the look-ahead must not be fooled by a
+                    // typographic quote inside a straight-quoted key.
+                    let c = match style {
+                        QuoteStyle::Double => (s[i] == b'"') as usize,
+                        QuoteStyle::Single => (s[i] == b'\'') as usize,
+                        _ => closer_len(style, s, i),
+                    };
                     if c > 0 {
                         return Some(i + c);
                     }
@@ -905,16 +915,21 @@ impl<'a> Parser<'a> {
     fn finish_at_end(&mut self) -> Result<(), Error> {
         let at = self.end;
         match self.state {
-            State::Value => match self.top() {
-                None => return Err(Error::at(ErrorKind::NoJson, self.text, at)),
-                // repair: `{"age":` — the member's value never started
-                Some(Container::Object) => self.drop_item(RepairKind::TruncatedMember, at)?,
-                Some(Container::Call) => {
+            State::Value => {
+                // A wrapper call whose argument never started began an item in its container.
+                let mut in_call = false;
+                while self.top() == Some(Container::Call) {
                     self.stack.pop();
-                    self.drop_item(RepairKind::TruncatedMember, at)?;
+                    in_call = true;
                 }
-                Some(_) => {}
-            },
+                match self.top() {
+                    None => return Err(Error::at(ErrorKind::NoJson, self.text, at)),
+                    // repair: `{"age":` — the member's value never started
+                    Some(Container::Object) => self.drop_item(RepairKind::TruncatedMember, at)?,
+                    Some(_) if in_call => self.drop_item(RepairKind::TruncatedMember, at)?,
+                    Some(_) => {}
+                }
+            }
             // repair: `{"a":1, "b"` — the key has no value
             State::AfterKey => self.drop_item(RepairKind::TruncatedMember, at)?,
             _ => {}
@@ -1002,7 +1017,14 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 continue;
             }
-            let close = closer_len(style, s, self.pos);
+            let close = match closer_len(style, s, self.pos) {
+                3 if style == QuoteStyle::Double
+                    && (!self.curly_closes || !starts_with_at(s, self.pos, RDQUO)) =>
+                {
+                    0
+                }
+                n => n,
+            };
             if close == 0 {
                 // A quote character of another style, or a non-quote 0xE2 sequence: content.
                 if b == b'"' {
@@ -1040,12 +1062,12 @@ impl<'a> Parser<'a> {
                     .comma_before(self.pos)
                     .map(|c| (self.out.len() - (self.pos - c), c, quotes_seen));
             }
-            if !noted_quote {
-                // repair: an unescaped quote inside a string is content
-                self.record(RepairKind::UnescapedQuote, self.pos)?;
-                noted_quote = true;
-            }
             if b == b'"' {
+                if !noted_quote {
+                    // repair: an unescaped quote inside a string is content
+                    self.record(RepairKind::UnescapedQuote, self.pos)?;
+                    noted_quote = true;
+                }
                 self.out.extend_from_slice(b"\\\"");
             } else {
                 self.out.extend_from_slice(&s[self.pos..self.pos + close]);

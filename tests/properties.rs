@@ -1,0 +1,197 @@
+//! The big guarantees, as properties:
+//! - repaired output is always strict JSON (or a typed error), for any input;
+//! - valid JSON passes through unchanged;
+//! - repair is idempotent: repairing the output changes nothing;
+//! - every prefix of a document (truncation) repairs to strict JSON;
+//! - nothing panics on arbitrary input.
+
+use llm_response_sanitizer::{repair, ErrorKind, RepairOptions, Status};
+use proptest::prelude::*;
+use serde_json::Value;
+
+fn opts() -> RepairOptions {
+    RepairOptions::default()
+}
+
+/// Tokens that exercise every branch of the locator and the parser when glued together at random.
+const TOKENS: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\"",
+    "'",
+    "\\",
+    "\\\"",
+    "\\u00",
+    "\\n",
+    " ",
+    "\n",
+    "\t",
+    "1",
+    "-",
+    "+",
+    ".",
+    "0",
+    "12.5e",
+    "02",
+    "1.2.3",
+    "true",
+    "tr",
+    "True",
+    "None",
+    "nul",
+    "NaN",
+    "-Infinity",
+    "undefined",
+    "abc",
+    "team-b",
+    "key",
+    "\"k\":",
+    "'v'",
+    "“",
+    "”",
+    "‘",
+    "’",
+    "…",
+    "...",
+    "//",
+    "/*",
+    "*/",
+    "#",
+    "```",
+    "```json\n",
+    "~~~",
+    "<think>",
+    "</think>",
+    "<|im_end|>",
+    "ObjectId(",
+    ")",
+    "+ \"x\"",
+    "\u{FEFF}",
+    "\u{A0}",
+    "\u{200B}",
+    "é",
+    "😀",
+    "__proto__",
+    "cb(",
+    ");",
+    "\\d",
+];
+
+fn token_soup() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(TOKENS), 0..60).prop_map(|v| v.concat())
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| Value::from(n)),
+        (-1e12f64..1e12).prop_map(|f| Value::from(f)),
+        "[a-zA-Z0-9 \"\\\\/\n\té😀{}\\[\\],:]{0,12}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(5, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec(("[a-z_$]{1,6}", inner), 0..6)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+/// Ok(json) must be strict JSON; errors must be typed (no panic got us here).
+fn assert_parses(input: &str) -> Option<String> {
+    match repair(input, &opts()) {
+        Ok(out) => {
+            let parsed: Result<Value, _> = serde_json::from_str(&out.json);
+            assert!(
+                parsed.is_ok(),
+                "output is not JSON: {:?}\ninput: {:?}",
+                out.json,
+                input
+            );
+            Some(out.json)
+        }
+        Err(e) => {
+            assert!(
+                matches!(
+                    e.kind(),
+                    ErrorKind::NoJson | ErrorKind::DepthLimitExceeded { .. }
+                ),
+                "unexpected error {e} for {input:?}"
+            );
+            None
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_text_gives_json_or_a_typed_error(s in any::<String>()) {
+        assert_parses(&s);
+    }
+
+    #[test]
+    fn token_soup_gives_json_or_a_typed_error(s in token_soup()) {
+        assert_parses(&s);
+    }
+
+    #[test]
+    fn repair_is_idempotent(s in token_soup()) {
+        if let Some(json) = assert_parses(&s) {
+            let again = repair(&json, &opts()).expect("repaired output repairs again");
+            prop_assert_eq!(again.status, Status::Valid);
+            prop_assert_eq!(again.json, json);
+        }
+    }
+
+    #[test]
+    fn valid_json_passes_through(v in json_value(), pretty in any::<bool>()) {
+        let text = if pretty { serde_json::to_string_pretty(&v).unwrap() } else { serde_json::to_string(&v).unwrap() };
+        let padded = format!(" \n{text}\t ");
+        let out = repair(&padded, &opts()).unwrap();
+        prop_assert_eq!(out.status, Status::Valid);
+        prop_assert_eq!(&out.json, &text);
+        prop_assert!(out.repairs.is_empty());
+    }
+
+    #[test]
+    fn containers_survive_being_embedded_in_prose(v in json_value()) {
+        prop_assume!(v.is_object() || v.is_array());
+        let text = serde_json::to_string_pretty(&v).unwrap();
+        let response = format!("<think>plan {{\"x\": 1}}</think>\nSure! Here it is:\n```json\n{text}\n```\nAnything else?");
+        let out = repair(&response, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        prop_assert_eq!(got, v);
+    }
+
+    #[test]
+    fn every_prefix_of_a_document_repairs(v in json_value()) {
+        prop_assume!(v.is_object() || v.is_array());
+        let text = serde_json::to_string(&v).unwrap();
+        for (i, _) in text.char_indices() {
+            assert_parses(&text[..i]);
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_is_a_typed_error_not_a_stack_overflow() {
+    let deep = "[".repeat(1_000_000);
+    let err = repair(&deep, &opts()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded { limit: 10_000 });
+    let ok = "[".repeat(10_000);
+    let out = repair(&ok, &opts()).unwrap();
+    assert_eq!(out.json.len(), 20_000);
+    let big = RepairOptions {
+        max_depth: 2_000_000,
+        ..opts()
+    };
+    let out = repair(&format!("{{\"a\":{deep}"), &big).unwrap();
+    assert_eq!(out.json.len(), 2_000_006);
+}
