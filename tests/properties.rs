@@ -129,7 +129,11 @@ fn assert_parses(input: &str) -> Option<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        // PROPTEST_CASES raises the count for long runs; 2,000 keeps `npm test` quick.
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn arbitrary_text_gives_json_or_a_typed_error(s in any::<String>()) {

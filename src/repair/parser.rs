@@ -944,7 +944,6 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        self.value_end = self.value_end.max(self.pos.min(at));
         Ok(())
     }
 

@@ -1,0 +1,136 @@
+// The public API's contract: types of errors, positions in UTF-16, prototype safety, options and limits.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as api from 'llm-response-sanitizer';
+import { createRequire } from 'node:module';
+
+const { parseAndRepair, parseDetailed, repairJson, JsonRepairError, init, repairKinds } = api;
+
+test('init is idempotent and Node is ready on import', async () => {
+  assert.equal(api.isReady(), true);
+  await init();
+  await init();
+  assert.deepEqual(parseAndRepair('[1,]'), [1]);
+});
+
+test('require() gives the same API', () => {
+  const m = createRequire(import.meta.url)('llm-response-sanitizer');
+  assert.deepEqual(m.parseAndRepair("{'a': 1}"), { a: 1 });
+});
+
+test('non-string input is a TypeError with a clear message, for every entry point', () => {
+  for (const bad of [undefined, null, 42, {}, ['{}'], Buffer.from('{}')]) {
+    for (const fn of [parseAndRepair, repairJson, parseDetailed, api.LLMResponseSanitizer.sanitize]) {
+      assert.throws(() => fn(bad), (e) => e instanceof TypeError && /expects a string/.test(e.message));
+    }
+  }
+});
+
+test('JsonRepairError has a stable name, readonly fields and says what and where', () => {
+  try {
+    parseAndRepair('Sorry, I cannot do that.');
+    assert.fail('should throw');
+  } catch (e) {
+    assert.ok(e instanceof JsonRepairError && e instanceof Error);
+    assert.equal(e.name, 'JsonRepairError');
+    assert.equal(e.kind, 'no_json');
+    assert.equal(e.line, 1);
+    assert.equal(e.column, 1);
+    assert.match(e.message, /no JSON object or array/);
+    assert.match(e.message, /line 1, column 1/);
+  }
+});
+
+test('repair positions are UTF-16 indices into the original string, with 1-based line and column', () => {
+  const input = '<think>é😀</think>\n{"k😀": [1, 2,],\n "b": True}';
+  const r = parseDetailed(input);
+  const comma = r.repairs.find((x) => x.kind === 'trailing_comma');
+  assert.equal(input.slice(comma.position, comma.position + 1), ',');
+  assert.equal(input.indexOf(',]'), comma.position);
+  assert.equal(comma.line, 2);
+  assert.equal(comma.column, input.indexOf(',]') - input.indexOf('\n') );
+  const py = r.repairs.find((x) => x.kind === 'python_literal');
+  assert.equal(input.slice(py.position, py.position + 4), 'True');
+  assert.equal(py.line, 3);
+  assert.match(py.message, /line 3, column 7/);
+  assert.equal(input.slice(r.span.start, r.span.start + 1), '{');
+  assert.equal(r.span.end, input.length);
+});
+
+test('valid JSON passes through exactly as JSON.parse builds it', () => {
+  for (const t of ['-0', '"<think>x</think>"', '{"a":1,"a":2}', '[1e400]', ' "\\ud800" ', '{"__proto__": 1}', '"{\'a\': 1,}"']) {
+    assert.deepStrictEqual(parseAndRepair(t), JSON.parse(t));
+    const d = parseDetailed(t);
+    assert.equal(d.status, 'valid');
+    assert.equal(d.repairs.length, 0);
+    assert.equal(repairJson(t), t.trim());
+  }
+  assert.ok(Object.is(parseAndRepair('-0'), -0));
+});
+
+test('__proto__ and constructor keys are plain own properties; Object.prototype is never touched', () => {
+  const inputs = [
+    "{__proto__: {polluted: true}, constructor: {prototype: {polluted: true}},}",
+    "{'__proto__': {'polluted': True}}",
+    '[{"__proto__": {"polluted": 1}}',
+  ];
+  for (const t of inputs) {
+    const v = parseAndRepair(t);
+    const o = Array.isArray(v) ? v[0] : v;
+    assert.equal(Object.getPrototypeOf(o), Object.prototype);
+    assert.ok(Object.hasOwn(o, '__proto__'));
+    assert.equal({}.polluted, undefined);
+    assert.equal(Object.prototype.polluted, undefined);
+  }
+});
+
+function depth(v) {
+  let d = 0;
+  for (; Array.isArray(v); v = v[0]) d++;
+  return d;
+}
+
+test('maxDepth: up to the limit gives a value, deeper a typed error, a million levels never crash', () => {
+  assert.equal(depth(parseAndRepair('['.repeat(10_000))), 10_000);
+  for (const deep of ['['.repeat(1_000_000), '{"a":'.repeat(1_000_000), '['.repeat(10_001) + ']'.repeat(10_000)]) {
+    assert.throws(() => parseAndRepair(deep), (e) => e instanceof JsonRepairError && e.kind === 'depth_limit' && e.limit === 10_000);
+  }
+  assert.throws(() => parseAndRepair('[[[[1]]]]', { maxDepth: 3 }), (e) => e.kind === 'depth_limit' && e.position === 3);
+  assert.deepEqual(parseAndRepair('[[[1]]]', { maxDepth: 3 }), [[[1]]]);
+  assert.equal(depth(parseAndRepair('['.repeat(1_000_000), { maxDepth: 1_000_000 })), 1_000_000);
+});
+
+test('maxInputLength counts UTF-16 code units', () => {
+  assert.throws(() => parseAndRepair('{"a": "😀😀"}', { maxInputLength: 12 }), (e) => e.kind === 'input_too_long' && e.limit === 12);
+  assert.deepEqual(parseAndRepair('{"a": "😀😀"}', { maxInputLength: 13 }), { a: '😀😀' });
+});
+
+test('forbid, allow and strict stop the repairs they name', () => {
+  assert.throws(() => parseAndRepair('[1,]', { forbid: ['trailing_comma'] }), (e) => e.kind === 'repair_forbidden' && e.repair === 'trailing_comma' && e.position === 2);
+  assert.throws(() => parseAndRepair('{"a": "b', { forbid: ['truncation'] }), (e) => e.kind === 'repair_forbidden');
+  assert.deepEqual(parseAndRepair('{"a": "b', { forbid: ['quotes'] }), { a: 'b' });
+  assert.throws(() => parseAndRepair('```json\n[1]\n```', { strict: true }), (e) => e.repair === 'code_fence');
+  assert.deepEqual(parseAndRepair(' [1] ', { strict: true }), [1]);
+  assert.deepEqual(parseAndRepair('[1,]', { allow: ['syntax'] }), [1]);
+  assert.throws(() => parseAndRepair("['a']", { allow: ['syntax'] }), (e) => e.repair === 'single_quotes');
+  assert.throws(() => parseAndRepair('[1]', { forbid: ['no_such_repair'] }), RangeError);
+  assert.throws(() => parseAndRepair('[1]', { maxDepth: -1 }), RangeError);
+});
+
+test('repairKinds lists stable codes with classes and descriptions', () => {
+  const kinds = repairKinds();
+  assert.ok(kinds.length >= 30);
+  for (const k of kinds) {
+    assert.match(k.kind, /^[a-z_]+$/);
+    assert.ok(['extraction', 'syntax', 'quotes', 'literals', 'truncation'].includes(k.class));
+    assert.ok(k.description.length > 10);
+  }
+  for (const needed of ['trailing_comma', 'missing_comma', 'single_quotes', 'unquoted_key', 'python_literal', 'truncated_string']) {
+    assert.ok(kinds.some((k) => k.kind === needed), needed);
+  }
+});
+
+test('lone surrogates in input do not crash and valid ones are preserved', () => {
+  assert.deepStrictEqual(parseAndRepair('{"a": "x\ud800y",}'), { a: 'x\ufffdy' });
+  assert.deepStrictEqual(parseAndRepair('{"a": "\\ud800"}'), { a: '\ud800' });
+});
