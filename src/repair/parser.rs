@@ -818,9 +818,11 @@ impl<'a> Parser<'a> {
                     // repair: `{"a":1}, "b":2}`: the root object was closed too early
                     self.record(RepairKind::EarlyClose, self.pos)?;
                     self.out.pop();
+                    // An empty object (`{}, "k": 1`) has no member to separate from.
+                    let count = (self.out.last() != Some(&b'{')) as u32;
                     self.stack.push(Frame {
                         kind: Container::Object,
-                        count: 1,
+                        count,
                         item_out: self.out.len(),
                     });
                     self.pending_comma = Some(self.pos);
@@ -939,6 +941,10 @@ impl<'a> Parser<'a> {
                 self.record(RepairKind::UnclosedContainer, at)?;
             }
             self.pos = at;
+            if kind == Container::Call {
+                self.close_call()?;
+                continue;
+            }
             self.pop_and_close();
             if kind == Container::Wrapper {
                 break;
