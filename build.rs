@@ -16,10 +16,7 @@ fn main() {
         .unwrap_or_default();
     names.sort();
     let abs = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let mut code = String::from(
-        "/// (name, input, expected JSON, expected error code, required repair kinds)\n",
-    );
-    code.push_str("pub static REPAIR_FIXTURES: &[(&str, &str, Option<&str>, Option<&str>, Option<&str>)] = &[\n");
+    let mut code = String::from("pub static REPAIR_FIXTURES: &[Fixture] = &[\n");
     let opt = |ext: &str, name: &str| {
         let p = abs.join(format!("{name}{ext}"));
         if p.exists() {
@@ -32,7 +29,7 @@ fn main() {
         let input = abs.join(format!("{name}.in"));
         let _ = writeln!(
             code,
-            "    ({name:?}, include_str!({:?}), {}, {}, {}),",
+            "    Fixture {{ name: {name:?}, input: include_str!({:?}), expected: {}, error: {}, repairs: {} }},",
             input.display().to_string(),
             opt(".out.json", name),
             opt(".error", name),

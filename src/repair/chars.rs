@@ -104,9 +104,7 @@ pub fn is_number_start(b: u8) -> bool {
 /// Length of an ellipsis placeholder (`...` or `…`) at `s[i..]`, or 0.
 #[inline]
 pub fn ellipsis_len(s: &[u8], i: usize) -> usize {
-    if starts_with_at(s, i, b"...") {
-        3
-    } else if starts_with_at(s, i, ELLIPSIS) {
+    if starts_with_at(s, i, b"...") || starts_with_at(s, i, ELLIPSIS) {
         3
     } else {
         0

@@ -96,10 +96,12 @@ pub fn repair(text: &str, options: &Options) -> Result<Repaired, Error> {
             return Err(Error::at(ErrorKind::InputLimitExceeded { limit }, text, 0));
         }
     }
-    if !options.assume_invalid {
-        if Parser::new(text, 0, None, RepairSet::ALL, options.max_depth)
+    // Valid JSON passes through untouched: the strict pass forbids every repair.
+    if !options.assume_invalid
+        && Parser::new(text, 0, None, RepairSet::ALL, options.max_depth)
             .run()
             .is_ok()
+    {
         {
             let start = text.len() - text.trim_start_matches(is_json_space).len();
             let end = text.trim_end_matches(is_json_space).len();

@@ -1,18 +1,31 @@
 //! Shared helpers for the Rust runners of the fixture corpus (native and wasm).
 #![allow(dead_code)]
 
+/// One case of the corpus: `NAME.in`, and `NAME.out.json` or `NAME.error`, and optionally `NAME.repairs`.
+pub struct Fixture {
+    pub name: &'static str,
+    pub input: &'static str,
+    /// The expected value as JSON text.
+    pub expected: Option<&'static str>,
+    /// The expected error code.
+    pub error: Option<&'static str>,
+    /// Repair kinds that must be recorded, one per line.
+    pub repairs: Option<&'static str>,
+}
+
 include!(concat!(env!("OUT_DIR"), "/fixtures.rs"));
 
 use llm_response_sanitizer::{repair, RepairOptions};
 
 /// Runs one fixture through the repair engine; `Err` describes the mismatch.
-pub fn check_fixture(
-    name: &str,
-    input: &str,
-    expected: Option<&str>,
-    error: Option<&str>,
-    repairs: Option<&str>,
-) -> Result<(), String> {
+pub fn check_fixture(f: &Fixture) -> Result<(), String> {
+    let Fixture {
+        name,
+        input,
+        expected,
+        error,
+        repairs,
+    } = *f;
     let got = repair(input, &RepairOptions::default());
     match (got, expected, error) {
         (Ok(out), Some(want), _) => {

@@ -1,0 +1,22 @@
+//! Cases shared by the Node and browser wasm runners.
+
+use super::common::{check_fixture, REPAIR_FIXTURES};
+use llm_response_sanitizer::{repair, ErrorKind, RepairOptions};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[wasm_bindgen_test]
+fn every_repair_fixture_under_wasm() {
+    let failures: Vec<String> = REPAIR_FIXTURES
+        .iter()
+        .filter_map(|f| check_fixture(f).err())
+        .collect();
+    assert!(REPAIR_FIXTURES.len() >= 80);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[wasm_bindgen_test]
+fn deep_nesting_under_wasm_is_a_typed_error() {
+    let deep = "[".repeat(1_000_000);
+    let err = repair(&deep, &RepairOptions::default()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded { limit: 10_000 });
+}
