@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The whole suite, exactly what CI runs (`npm test`): tools, build, lint, Rust native, Rust under wasm (Node
+# and headless Chromium), the npm API, the type-check of a consumer, the packed tarball, and the browser e2e.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+passed=0
+failed=0
+failures=()
+stage() {
+  local name=$1
+  shift
+  printf '\n=== %s\n' "$name"
+  if "$@"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+  fi
+}
+
+bash scripts/bootstrap.sh || { echo "bootstrap failed"; exit 1; }
+bash scripts/build.sh || { echo "build failed"; exit 1; }
+
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+export CHROMEDRIVER=/usr/bin/chromedriver
+
+stage "cargo fmt --check" cargo fmt --check
+stage "cargo clippy (native, all targets)" cargo clippy --quiet --all-targets -- -D warnings
+stage "cargo clippy (wasm32)" cargo clippy --quiet --target wasm32-unknown-unknown -- -D warnings
+stage "cargo test (native: unit, corpus, properties, doc)" cargo test --quiet
+stage "wasm tests in Node" cargo test --quiet --target wasm32-unknown-unknown --test wasm_node
+stage "wasm tests in headless Chromium" cargo test --quiet --target wasm32-unknown-unknown --test wasm_browser
+stage "tsc --noEmit (sources and a consumer of the public .d.ts)" bash -c 'node_modules/.bin/tsc -p tsconfig.json --noEmit && node_modules/.bin/tsc -p tests/types/tsconfig.json'
+stage "npm API tests (node --test)" node --test tests/ts/
+stage "packed tarball: Node ESM, require, browser page" node tests/e2e/package.test.mjs
+stage "demo page in headless Chromium" node tests/e2e/demo.test.mjs
+
+printf '\n=== summary\n'
+for f in "${failures[@]}"; do printf 'FAILED: %s\n' "$f"; done
+printf 'stages: %d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]
