@@ -1,0 +1,126 @@
+// The packed tarball, installed into a scratch project, used the ways users use it: Node ESM, Node
+// require(), a browser page with no bundler, and a Vite production build loaded in the browser.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, extname, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch } from './browser.mjs';
+import { repairFixtures } from '../ts/fixtures.mjs';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+let scratch, tarball, server, base, browser;
+
+function serve(dir) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+  return new Promise((done) => {
+    const s = createServer((req, res) => {
+      const path = join(dir, normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^\/+/, ''));
+      try {
+        const body = readFileSync(path);
+        res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
+        res.end(body);
+      } catch {
+        res.writeHead(404);
+        res.end();
+      }
+    });
+    s.listen(0, '127.0.0.1', () => done(s));
+  });
+}
+
+before(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'lrs-pack-'));
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  tarball = join(scratch, packed[0].filename);
+  const files = packed[0].files.map((f) => f.path);
+  for (const needed of ['pkg/llm_response_sanitizer_bg.wasm', 'pkg/llm_response_sanitizer.js', 'dist/node.js', 'dist/browser.js', 'dist/index.d.ts', 'package.json']) {
+    assert.ok(files.includes(needed), `tarball lacks ${needed}: ${files.join(', ')}`);
+  }
+  assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('target/')), 'tarball ships sources or build dirs');
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: scratch, stdio: 'ignore' });
+  server = await serve(scratch);
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+test('Node ESM import of the installed tarball', () => {
+  const out = execFileSync('node', ['--input-type=module', '-e', `
+    import { init, parseAndRepair, JsonRepairError } from 'llm-response-sanitizer';
+    await init();
+    const v = parseAndRepair("<think>x</think>{'a': True,}");
+    let kind; try { parseAndRepair('nope'); } catch (e) { kind = e instanceof JsonRepairError && e.kind; }
+    console.log(JSON.stringify({ v, kind }));`], { cwd: scratch, encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(out), { v: { a: true }, kind: 'no_json' });
+});
+
+test('Node require() of the installed tarball', () => {
+  const out = execFileSync('node', ['-e', `const m = require('llm-response-sanitizer'); console.log(m.repairJson('[1, 2,'))`], { cwd: scratch, encoding: 'utf8' });
+  assert.equal(out.trim(), '[1,2]');
+});
+
+/** Runs every fixture through the page's `window.api` and returns the names that disagree. */
+async function corpusInPage(page) {
+  const fixtures = repairFixtures();
+  return page.evaluate((fixtures) => {
+    const bad = [];
+    for (const f of fixtures) {
+      try {
+        const got = window.api.parseAndRepair(f.input);
+        if (f.error || JSON.stringify(got) !== JSON.stringify(JSON.parse(f.expected))) bad.push(f.name);
+      } catch (e) {
+        if (!f.error || e.kind !== f.error || e.name !== 'JsonRepairError') bad.push(f.name + ': ' + e.message);
+      }
+    }
+    return { bad, count: fixtures.length };
+  }, fixtures);
+}
+
+test('a browser page without a bundler imports the package and runs the corpus', async () => {
+  writeFileSync(join(scratch, 'plain.html'), `<!doctype html><link rel="icon" href="data:,"><script type="module">
+    import * as api from './node_modules/llm-response-sanitizer/dist/browser.js';
+    await api.init();
+    await api.init();
+    window.api = api;
+    document.title = 'ready';
+  </script>`);
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(base + 'plain.html');
+  await page.waitForFunction(() => document.title === 'ready');
+  const { bad, count } = await corpusInPage(page);
+  assert.ok(count >= 80);
+  assert.deepEqual(bad, []);
+  assert.deepEqual(errors, []);
+});
+
+test('a Vite production build of an app that imports the package', async () => {
+  const app = join(scratch, 'vite-app');
+  mkdirSync(app, { recursive: true });
+  writeFileSync(join(app, 'index.html'), `<!doctype html><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>`);
+  writeFileSync(join(app, 'main.js'), `import * as api from 'llm-response-sanitizer';
+    await api.init();
+    window.api = api;
+    document.title = 'ready';`);
+  writeFileSync(join(app, 'vite.config.mjs'), `export default { logLevel: 'error', build: { target: 'es2022' }, optimizeDeps: { exclude: ['llm-response-sanitizer'] } };`);
+  execFileSync(join(repo, 'node_modules/.bin/vite'), ['build', '--config', 'vite.config.mjs', '--base', '/vite-app/dist/'], { cwd: app, stdio: 'pipe' });
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(base + 'vite-app/dist/index.html');
+  await page.waitForFunction(() => document.title === 'ready');
+  const { bad } = await corpusInPage(page);
+  assert.deepEqual(bad, []);
+  assert.deepEqual(errors, []);
+});

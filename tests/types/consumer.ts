@@ -1,0 +1,40 @@
+// A consumer of the published types: compiled by `tsc` against the package's own .d.ts (not the sources).
+import {
+  init,
+  parseAndRepair,
+  repairJson,
+  parseDetailed,
+  repairKinds,
+  LLMResponseSanitizer,
+  JsonRepairError,
+  type ParseResult,
+  type RepairOptions,
+  type RepairRecord,
+  type JsonRepairErrorKind,
+} from 'llm-response-sanitizer';
+
+await init();
+const options: RepairOptions = { maxDepth: 64, maxInputLength: 1_000_000, forbid: ['truncation'], allow: ['syntax'], strict: false };
+const value: unknown = parseAndRepair('{"a": 1,}', options);
+const text: string = repairJson('[1,]');
+const detailed: ParseResult = parseDetailed('{a: 1}');
+const status: 'valid' | 'repaired' = detailed.status;
+const first: RepairRecord | undefined = detailed.repairs[0];
+const where: number = (first?.position ?? 0) + detailed.span.start + detailed.span.end;
+const sanitized: string = LLMResponseSanitizer.sanitize('{"a": 1}');
+const codes: string[] = repairKinds().map((k) => k.kind);
+try {
+  parseAndRepair('nothing');
+} catch (e) {
+  if (e instanceof JsonRepairError) {
+    const kind: JsonRepairErrorKind = e.kind;
+    const n: string = e.name;
+    const line: number = e.line + e.column + e.position;
+    void [kind, n, line];
+  }
+}
+// @ts-expect-error: the input must be a string
+parseAndRepair(42);
+// @ts-expect-error: status is a closed union
+const wrong: ParseResult['status'] = 'failed';
+void [value, text, status, where, sanitized, codes, wrong];
