@@ -96,12 +96,42 @@ function fail(error: { kind: string; message: string; position: number; line: nu
 /** Tries `JSON.parse` when the plan allows; `undefined` marks "not valid JSON". */
 const NOT_VALID: unique symbol = Symbol('not valid');
 
+const isJsonSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+/** Characters a JSON value can start with: `"`, `-`, digits, `t`, `f`, `n`, `{`, `[`. */
+const isValueStart = (c: number) => c === 34 || c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110 || c === 123 || c === 91;
+/** Characters a JSON text can end with: `}`, `]`, `"`, digits, and the last letters of true/false/null. */
+const isValueEnd = (c: number) => c === 125 || c === 93 || c === 34 || (c >= 48 && c <= 57) || c === 101 || c === 108;
+
+/**
+ * A constant-time look at both ends that rules out most responses needing repair (prose first, a fence,
+ * a think block, `{'single'`, `{unquoted`, truncation) before `JSON.parse` is tried. False means "certainly
+ * not valid JSON"; true means "try it".
+ */
+function mayBeValid(text: string): boolean {
+  let i = 0;
+  let j = text.length - 1;
+  while (i <= j && isJsonSpace(text.charCodeAt(i))) i++;
+  while (j >= i && isJsonSpace(text.charCodeAt(j))) j--;
+  if (i > j || !isValueStart(text.charCodeAt(i)) || !isValueEnd(text.charCodeAt(j))) return false;
+  const open = text.charCodeAt(i);
+  if (open !== 123 && open !== 91) return true;
+  let k = i + 1;
+  while (k < j && isJsonSpace(text.charCodeAt(k))) k++;
+  const next = text.charCodeAt(k);
+  return open === 123 ? next === 34 || next === 125 : isValueStart(next) || next === 93;
+}
+
 function tryStrict(text: string, p: Plan): unknown {
-  if (!p.fastPath || (p.maxInputLength >= 0 && text.length > p.maxInputLength)) return NOT_VALID;
+  if (!p.fastPath || (p.maxInputLength >= 0 && text.length > p.maxInputLength) || !mayBeValid(text)) return NOT_VALID;
+  // A failed probe is the common case here: skip the stack trace V8 would capture for the SyntaxError.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     return JSON.parse(text);
   } catch {
     return NOT_VALID;
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 

@@ -117,9 +117,69 @@ pub fn starts_with_ignore_case(s: &[u8], i: usize, pat: &[u8]) -> bool {
     s.len() >= i + pat.len() && s[i..i + pat.len()].eq_ignore_ascii_case(pat)
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether any byte of `w` is zero.
+#[inline]
+fn has_zero_byte(w: u64) -> bool {
+    w.wrapping_sub(ONES) & !w & HIGHS != 0
+}
+
+/// Whether any byte of `w` equals `b`.
+#[inline]
+fn has_byte(w: u64, b: u8) -> bool {
+    has_zero_byte(w ^ (ONES * b as u64))
+}
+
+/// The first offset in `s[from..end]` that may need attention inside a string: a control character,
+/// `"`, `\\`, the lead byte 0xE2 of typographic quotes, and `'` when `single`. Eight bytes at a time;
+/// the caller still classifies the byte at the returned offset (it may be a false stop, never a miss).
+#[inline]
+pub fn skip_plain_string_bytes(s: &[u8], mut from: usize, end: usize, single: bool) -> usize {
+    while from + 8 <= end {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&s[from..from + 8]);
+        let w = u64::from_le_bytes(word);
+        // A byte below 0x20: (w - 0x20..) & !w & 0x80.. is non-zero exactly when one exists.
+        let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS != 0;
+        if control
+            || has_byte(w, b'"')
+            || has_byte(w, b'\\')
+            || has_byte(w, 0xE2)
+            || (single && has_byte(w, b'\''))
+        {
+            break;
+        }
+        from += 8;
+    }
+    from
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn word_scan_stops_at_or_before_every_special_byte() {
+        for special in [b'"', b'\\', b'\n', 0x01, 0xE2] {
+            for at in 0..20 {
+                let mut s = vec![b'a'; 24];
+                s[at] = special;
+                let stop = skip_plain_string_bytes(&s, 0, s.len(), false);
+                assert!(stop <= at, "missed byte {special:#x} at {at}");
+                assert!(at - stop < 8);
+            }
+        }
+        assert_eq!(
+            skip_plain_string_bytes(b"it's fine, really", 0, 17, false),
+            16
+        );
+        assert_eq!(
+            skip_plain_string_bytes(b"it's fine, really", 0, 17, true),
+            0
+        );
+    }
 
     #[test]
     fn recognises_multibyte_marks() {

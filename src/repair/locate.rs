@@ -8,6 +8,7 @@ use super::chars::{
     starts_with_ignore_case, NBSP,
 };
 use super::record::{Repair, RepairKind};
+use memchr::{memchr, memchr2, memchr3};
 
 /// Reasoning tag names, matched ASCII-case-insensitively.
 const THINK_TAGS: [&[u8]; 3] = [b"think", b"thinking", b"reasoning"];
@@ -45,7 +46,7 @@ fn think_tag_at(s: &[u8], i: usize, closing: bool) -> Option<(usize, usize)> {
 /// Byte offset just after the first `</name>` at or after `from` (the end of the text when there is none).
 fn end_of_block(s: &[u8], from: usize, name: usize) -> Option<usize> {
     let mut p = from;
-    while let Some(off) = s[p..].iter().position(|&b| b == b'<') {
+    while let Some(off) = memchr(b'<', &s[p..]) {
         p += off;
         if let Some((len, n)) = think_tag_at(s, p, true) {
             if n == name {
@@ -95,7 +96,7 @@ fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> Option<us
     }
     // A closing tag with no opening tag before it: the chat template emitted the opening tag.
     let mut p = from;
-    while let Some(off) = s[p..].iter().position(|&b| b == b'<') {
+    while let Some(off) = memchr(b'<', &s[p..]) {
         p += off;
         if think_tag_at(s, p, false).is_some() {
             return Some(from);
@@ -161,7 +162,7 @@ fn fence_at(s: &[u8], i: usize) -> Option<Fence> {
 fn end_of_fence(s: &[u8], from: usize, marker: u8) -> usize {
     let run = [marker; 3];
     let mut p = from;
-    while let Some(off) = s[p..].iter().position(|&b| b == marker) {
+    while let Some(off) = memchr(marker, &s[p..]) {
         p += off;
         if starts_with_at(s, p, &run) {
             p += 3;
@@ -180,10 +181,7 @@ fn end_of_fence(s: &[u8], from: usize, marker: u8) -> usize {
 fn find_fenced(s: &[u8], from: usize) -> Option<(usize, Fence)> {
     let mut p = from;
     while p < s.len() {
-        let off = s[p..]
-            .iter()
-            .position(|&b| matches!(b, b'`' | b'~' | b'<'))?;
-        p += off;
+        p += memchr3(b'`', b'~', b'<', &s[p..])?;
         if s[p] == b'<' {
             p = match think_tag_at(s, p, false) {
                 Some((len, name)) => end_of_block(s, p + len, name)?,
@@ -244,11 +242,17 @@ fn is_strong_start(s: &[u8], i: usize) -> bool {
 /// answer is accepted even when it starts weakly (`[active, idle]`); later ones must start strongly.
 fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
     let mut p = from;
+    // The next bracket at or after `p`; kept while `p` has not passed it, so no byte is searched twice.
+    let mut bracket = 0;
     while p < s.len() {
-        let off = s[p..]
-            .iter()
-            .position(|&b| matches!(b, b'{' | b'[' | b'`' | b'~' | b'<'))?;
-        p += off;
+        if bracket < p {
+            bracket = memchr2(b'{', b'[', &s[p..]).map_or(s.len(), |o| p + o);
+        }
+        // The markers that can hide a bracket (reasoning, other languages' fences) come first.
+        p = memchr3(b'`', b'~', b'<', &s[p..bracket]).map_or(bracket, |o| p + o);
+        if p >= s.len() {
+            return None;
+        }
         match s[p] {
             b'{' | b'[' if p == from || is_strong_start(s, p) => return Some(p),
             b'<' => {

@@ -11,6 +11,7 @@
 use super::chars::*;
 use super::record::{Repair, RepairKind, RepairSet};
 use crate::error::{Error, ErrorKind};
+use std::cell::Cell;
 
 /// What the parser expects next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +90,10 @@ pub(crate) struct Parser<'a> {
     /// Whether a typographic quote may close a straight-quoted string (off when `curly_quotes` is
     /// forbidden, so that the strict pass accepts exactly what `JSON.parse` accepts).
     curly_closes: bool,
+    /// Memo for look-aheads that skip comments: (searched from, end found) for the next `*/` and the
+    /// next line break. Look-aheads move forward, so each byte is searched at most once: linear time.
+    block_end: Cell<(usize, usize)>,
+    line_break: Cell<(usize, usize)>,
 }
 
 /// Bytes that interrupt the bulk copy of string content, for `"`-delimited and `'`-delimited strings.
@@ -291,6 +296,8 @@ impl<'a> Parser<'a> {
             value_end: start,
             jsonp: false,
             curly_closes: !forbid.contains(RepairKind::CurlyQuotes),
+            block_end: Cell::new((usize::MAX, 0)),
+            line_break: Cell::new((usize::MAX, 0)),
         }
     }
 
@@ -537,6 +544,37 @@ impl<'a> Parser<'a> {
             .windows(2)
             .position(|w| w == b"|>")
             .map(|off| off + 4)
+    }
+
+    /// The first occurrence of `pat` at or after `from` (the end of the source if none), memoized in `memo`.
+    fn find_memo(&self, memo: &Cell<(usize, usize)>, from: usize, pat: &[u8]) -> usize {
+        let (searched, found) = memo.get();
+        if searched <= from && from <= found {
+            return found;
+        }
+        let found = self.s[from..self.end]
+            .windows(pat.len())
+            .position(|w| w == pat)
+            .map_or(self.end, |off| from + off);
+        memo.set((from, found));
+        found
+    }
+
+    /// Like [`Self::peek_past_space`], and also past comments: where the next token starts.
+    fn peek_past_space_and_comments(&self, mut i: usize) -> (usize, bool) {
+        let mut newline = false;
+        loop {
+            let (j, nl) = self.peek_past_space(i);
+            newline |= nl;
+            if self.s.get(j) != Some(&b'/') || j + 1 >= self.end {
+                return (j, newline);
+            }
+            i = match self.s[j + 1] {
+                b'/' => self.find_memo(&self.line_break, j, b"\n"),
+                b'*' => (self.find_memo(&self.block_end, j + 2, b"*/") + 2).min(self.end),
+                _ => return (j, newline),
+            };
+        }
     }
 
     /// Skips JSON whitespace and no-break spaces from `i` without recording; also reports a newline.
@@ -970,7 +1008,8 @@ impl<'a> Parser<'a> {
         if !continued {
             self.out.push(b'"');
         }
-        let table = if matches!(style, QuoteStyle::Single | QuoteStyle::CurlySingle) {
+        let single = matches!(style, QuoteStyle::Single | QuoteStyle::CurlySingle);
+        let table = if single {
             &SPECIAL_SINGLE
         } else {
             &SPECIAL_DOUBLE
@@ -984,6 +1023,7 @@ impl<'a> Parser<'a> {
         let mut fence_cut: Option<(usize, usize)> = None;
         loop {
             let run = self.pos;
+            self.pos = skip_plain_string_bytes(s, self.pos, self.end, single);
             while self.pos < self.end && !table[s[self.pos] as usize] {
                 self.pos += 1;
             }
@@ -1141,7 +1181,7 @@ impl<'a> Parser<'a> {
     /// delimiter and then what the context expects next.
     fn ends_string(&self, after: usize, ctx: Ctx) -> bool {
         let s = self.s;
-        let (q, newline) = self.peek_past_space(after);
+        let (q, newline) = self.peek_past_space_and_comments(after);
         if q >= self.end || self.is_fence_at(q) {
             return true;
         }
@@ -1151,7 +1191,6 @@ impl<'a> Parser<'a> {
             b'}' | b']' => true,
             b',' => self.continues_after_comma(q + 1, ctx),
             b')' => self.top() == Some(Container::Call),
-            b'/' => matches!(s.get(q + 1), Some(b'/' | b'*')),
             b'+' => ctx == Ctx::Value && self.is_concatenation(q),
             _ if quote_at(s, q).is_some() => spaced,
             b => match ctx {
@@ -1172,7 +1211,7 @@ impl<'a> Parser<'a> {
     /// After a comma that may end a string: does what follows continue the container?
     fn continues_after_comma(&self, i: usize, ctx: Ctx) -> bool {
         let s = self.s;
-        let (r, _) = self.peek_past_space(i);
+        let (r, _) = self.peek_past_space_and_comments(i);
         if r >= self.end {
             return true;
         }

@@ -1,0 +1,214 @@
+// The competitive benchmark: this package against jsonrepair, @toolsycc/json-repair, partial-json,
+// best-effort-json-parser and JSON.parse, in one process, on generated LLM-like workloads. Reports
+// correctness (the exact value a correct repair gives) and speed as ratios. `npm run bench`.
+// BENCH_QUICK=1 shortens the timing loops (used by tests to check the script runs).
+import { isDeepStrictEqual } from 'node:util';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { parseAndRepair } from 'llm-response-sanitizer';
+import { jsonrepair } from 'jsonrepair';
+import { repairJson as toolsyRepair } from '@toolsycc/json-repair';
+import { parse as partialParse } from 'partial-json';
+import * as bestEffort from 'best-effort-json-parser';
+import { DEFECTS, WRAPPERS, document, validDocument, entitiesFor } from './workloads.mjs';
+
+bestEffort.disableErrorLogging?.();
+const quick = process.env.BENCH_QUICK === '1';
+const budgetMs = quick ? 20 : 400;
+
+const libraries = {
+  'llm-response-sanitizer': (t) => parseAndRepair(t),
+  jsonrepair: (t) => JSON.parse(jsonrepair(t)),
+  '@toolsycc/json-repair': (t) => JSON.parse(toolsyRepair(t)),
+  'partial-json': (t) => partialParse(t),
+  'best-effort-json-parser': (t) => bestEffort.parse(t),
+  'JSON.parse': (t) => JSON.parse(t),
+};
+
+function correct(fn, w) {
+  try {
+    return isDeepStrictEqual(fn(w.text), w.value);
+  } catch {
+    return false;
+  }
+}
+
+/** Operations per second of `fn` over `inputs`, measured for about `budgetMs` after a warm-up. */
+function speed(fn, inputs, maxMs = budgetMs) {
+  const run = () => {
+    for (const t of inputs) {
+      try {
+        fn(t);
+      } catch {
+        /* failures count as work done */
+      }
+    }
+  };
+  run();
+  let rounds = 0;
+  const start = process.hrtime.bigint();
+  let elapsed = 0;
+  do {
+    run();
+    rounds++;
+    elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+  } while (elapsed < maxMs);
+  return (rounds * inputs.length) / (elapsed / 1000);
+}
+
+const fmt = (x, d = 1) => (x >= 100 ? x.toFixed(0) : x.toFixed(d));
+const mbps = (ops, bytes) => fmt((ops * bytes) / 1e6);
+const rows = [];
+const out = (line = '') => {
+  console.log(line);
+  rows.push(line);
+};
+
+out('# llm-response-sanitizer benchmark');
+out();
+out(`Node ${process.version}, ${quick ? 'quick mode' : `${budgetMs} ms per measurement`}. Ratios > 1 mean this package is faster.`);
+
+// 1. Valid JSON: the fast path against JSON.parse.
+out();
+out('## Valid JSON through parseAndRepair vs JSON.parse (bar: ≥ 0.9×)');
+out();
+out('| document | JSON.parse MB/s | parseAndRepair MB/s | ratio | jsonrepair+JSON.parse ratio to JSON.parse |');
+out('| --- | ---: | ---: | ---: | ---: |');
+for (const bytes of [2_000, 1_000_000]) {
+  const w = validDocument(7, bytes);
+  const base = speed(libraries['JSON.parse'], [w.text]);
+  const ours = speed(libraries['llm-response-sanitizer'], [w.text]);
+  const jr = speed(libraries.jsonrepair, [w.text], budgetMs / 2);
+  out(`| valid ${w.text.length >= 1e6 ? '1 MB' : '2 KB'} | ${mbps(base, w.text.length)} | ${mbps(ours, w.text.length)} | ${fmt(ours / base, 2)}× | ${fmt(jr / base, 2)}× |`);
+}
+
+// 2. One defect class per ~2 KB response.
+out();
+out('## ~2 KB responses, one defect class each (bar: 100% right, ≥ 5× jsonrepair)');
+out();
+const names = Object.keys(libraries).filter((n) => n !== 'JSON.parse');
+out(`| defect | ${names.map((n) => `${n} right`).join(' | ')} | ours MB/s | jsonrepair MB/s | speed vs jsonrepair |`);
+out(`| --- | ${names.map(() => '---:').join(' | ')} | ---: | ---: | ---: |`);
+const classes = [...DEFECTS.map((d) => [d, d, 'none']), ...WRAPPERS.map((h) => [h, 'trailing_commas', h])];
+const allOurs = [];
+for (const [label, defect, how] of classes) {
+  const ws = Array.from({ length: 20 }, (_, i) => document(1000 + i, entitiesFor(2000), defect, how));
+  const rights = names.map((n) => ws.filter((w) => correct(libraries[n], w)).length / ws.length);
+  allOurs.push(rights[0]);
+  const texts = ws.map((w) => w.text);
+  const avg = texts.reduce((a, t) => a + t.length, 0) / texts.length;
+  const ours = speed(libraries['llm-response-sanitizer'], texts);
+  const jr = speed(libraries.jsonrepair, texts);
+  out(`| ${label} | ${rights.map((r) => `${Math.round(r * 100)}%`).join(' | ')} | ${mbps(ours, avg)} | ${mbps(jr, avg)} | ${fmt(ours / jr)}× |`);
+}
+
+// 3. One 1 MB response with every defect mixed, after a think block, in a fence, truncated.
+out();
+out('## 1 MB response, every defect mixed (bar: 100% right, ≥ 50× jsonrepair)');
+out();
+const big = document(42, entitiesFor(1_000_000), 'mixed', 'all');
+out(`| library | right | MB/s | ours vs it |`);
+out(`| --- | ---: | ---: | ---: |`);
+const bigOurs = speed(libraries['llm-response-sanitizer'], [big.text]);
+for (const n of names) {
+  const ok = correct(libraries[n], big);
+  const s = n === 'llm-response-sanitizer' ? bigOurs : speed(libraries[n], [big.text], quick ? 1 : budgetMs);
+  out(`| ${n} | ${ok ? 'yes' : 'no'} | ${mbps(s, big.text.length)} | ${n === 'llm-response-sanitizer' ? '1×' : `${fmt(bigOurs / s)}×`} |`);
+}
+
+// 4. Deep nesting: a value up to maxDepth, a typed error beyond, never a crash.
+out();
+out('## Nesting (bar: value up to 10,000 levels, typed error beyond, 1,000,000 never crashes)');
+out();
+out(`| library | ${[1_000, 10_000, 1_000_000].map((d) => `${d.toLocaleString('en')} open brackets`).join(' | ')} |`);
+out(`| --- | --- | --- | --- |`);
+const depthOf = (v) => {
+  let d = 0;
+  for (; Array.isArray(v); v = v[0]) d++;
+  return d;
+};
+for (const n of names) {
+  const cells = [1_000, 10_000, 1_000_000].map((d) => {
+    try {
+      const got = depthOf(libraries[n]('['.repeat(d)));
+      return got === d ? 'value' : `wrong value (depth ${got})`;
+    } catch (e) {
+      if (e instanceof RangeError && /call stack/.test(e.message)) return 'stack overflow';
+      return `${e.name}${e.kind ? ` (${e.kind})` : ''}`;
+    }
+  });
+  out(`| ${n} | ${cells.join(' | ')} |`);
+}
+
+// 5. Adversarial shapes: 10× the input must cost ≤ 20× the time.
+out();
+out('## Adversarial shapes: time(1 MB) / time(100 KB) (bar: ≤ 20 for this package)');
+out();
+const shapes = {
+  'runs of quotes': (n) => '{"a": "' + '"'.repeat(n),
+  'open brackets (maxDepth raised)': (n) => '['.repeat(n),
+  'trailing commas': (n) => '[' + '1,'.repeat(n / 2) + ']',
+  'missing commas': (n) => '[' + '1 '.repeat(n / 2) + ']',
+  'unterminated strings': (n) => '["' + 'ab, "cd'.repeat(n / 7),
+  'unterminated comment': (n) => '{"a": 1 /*' + ' '.repeat(n),
+  'long unquoted run': (n) => '{"a": ' + 'x'.repeat(n),
+  'quote-comma soup': (n) => '{"a": "' + '", "'.repeat(n / 4),
+};
+out(`| shape | ours | jsonrepair |`);
+out(`| --- | ---: | ---: |`);
+for (const [name, make] of Object.entries(shapes)) {
+  const opts = { maxDepth: 2_000_000 };
+  const time = (fn, t) => {
+    const start = process.hrtime.bigint();
+    let reps = 0;
+    do {
+      try {
+        fn(t);
+      } catch {
+        /* errors are results too */
+      }
+      reps++;
+    } while (Number(process.hrtime.bigint() - start) < (quick ? 5e6 : 5e7));
+    return Number(process.hrtime.bigint() - start) / reps;
+  };
+  const ours = (t) => parseAndRepair(t, opts);
+  const r1 = time(ours, make(1_000_000)) / time(ours, make(100_000));
+  let jr;
+  try {
+    jr = fmt(time(libraries.jsonrepair, make(1_000_000)) / time(libraries.jsonrepair, make(100_000)));
+  } catch {
+    jr = 'n/a';
+  }
+  out(`| ${name} | ${fmt(r1)} | ${jr} |`);
+}
+
+// 6. Prototype safety.
+out();
+out('## Prototype safety (bar: `__proto__` is a plain own property)');
+out();
+out('| library | result |');
+out('| --- | --- |');
+for (const n of names) {
+  let verdict;
+  try {
+    const v = libraries[n]('{"__proto__": {"polluted": true}, "a": 1,}');
+    verdict = Object.getPrototypeOf(v) !== Object.prototype ? 'prototype changed' : Object.hasOwn(v, '__proto__') ? 'own property' : 'key dropped';
+  } catch (e) {
+    verdict = `throws ${e.name}`;
+  }
+  out(`| ${n} | ${verdict} |`);
+}
+
+// 7. Size.
+const wasm = readFileSync(new URL('../pkg/llm_response_sanitizer_bg.wasm', import.meta.url));
+out();
+out(`## Size (bar: ≤ 100 KB gzipped)`);
+out();
+out(`Shipped wasm: ${(wasm.length / 1024).toFixed(1)} KB, ${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(1)} KB gzipped.`);
+
+mkdirSync(new URL('../target/', import.meta.url), { recursive: true });
+writeFileSync(new URL('../target/bench.md', import.meta.url), rows.join('\n') + '\n');
+if (allOurs.some((r) => r < 1)) {
+  console.error('\nbench: this package got a defect class wrong');
+  process.exitCode = 1;
+}

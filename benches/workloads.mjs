@@ -1,0 +1,164 @@
+// Deterministic LLM-like workloads for the benchmark: each pairs a raw response with the value a correct
+// repairer must return. Documents look like what models produce for games and code analysis.
+
+/** A small seeded PRNG (mulberry32), so every run measures the same inputs. */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ['goblin', 'cavern', 'torch', 'parser', 'module', 'export', 'the', 'quietly', 'ancient', 'café', 'naïve', 'function', 'returns', 'value', 'shield', 'north', 'gate', 'merchant', 'déjà', 'vu', 'cache', 'index'];
+
+function words(r, n) {
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(WORDS[Math.floor(r() * WORDS.length)]);
+  return out.join(' ');
+}
+
+/** One entity, keys in a fixed order. */
+export function entity(r, id) {
+  return {
+    id,
+    name: `entity_${id}`,
+    type: ['Function', 'Class', 'Variable'][id % 3],
+    text: words(r, 8 + Math.floor(r() * 20)),
+    tags: [words(r, 1), words(r, 1), words(r, 1)],
+    score: Math.round(r() * 10000) / 100,
+    active: r() < 0.5,
+    parent: r() < 0.5 ? null : id - 1,
+  };
+}
+
+// ----- serializers, one per defect class. Each returns text whose repaired value is `expected(item)`. -----
+
+const q = (s) => JSON.stringify(s);
+const pyStr = (s) => (s.includes("'") ? q(s) : `'${s}'`);
+const lit = (v, style) => {
+  if (v === null) return style === 'python' ? 'None' : 'null';
+  if (v === true) return style === 'python' ? 'True' : 'true';
+  if (v === false) return style === 'python' ? 'False' : 'false';
+  return String(v);
+};
+
+/** Serializes a flat-ish entity with per-class defects. */
+function serialize(item, defect) {
+  const key = (k) => (defect === 'unquoted_keys' ? k : defect === 'single_quotes' || defect === 'python_literals' ? pyStr(k) : q(k));
+  const str = (s) => {
+    if (defect === 'single_quotes' || defect === 'python_literals') return pyStr(s);
+    if (defect === 'curly_quotes') return `“${s}”`;
+    if (defect === 'raw_newlines') return `"${s.replace(/ /g, (m, i) => (i % 3 === 0 ? '\n' : m))}"`;
+    return q(s);
+  };
+  const value = (v) => {
+    if (typeof v === 'string') return str(v);
+    if (Array.isArray(v)) {
+      const parts = v.map(value);
+      const sep = defect === 'missing_commas' ? ' ' : ', ';
+      return `[${parts.join(sep)}${defect === 'trailing_commas' ? ',' : ''}]`;
+    }
+    return lit(v, defect === 'python_literals' ? 'python' : 'json');
+  };
+  const members = Object.entries(item).map(([k, v]) => {
+    if (defect === 'js_literals' && k === 'score') return `${key(k)}: NaN`;
+    if (defect === 'js_literals' && k === 'parent' && v === null) return `${key(k)}: undefined`;
+    return `${key(k)}: ${value(v)}`;
+  });
+  if (defect === 'comments') {
+    return `{\n    // entity ${item.id}\n    ${members.join(', /* next */\n    ')} # end\n  }`;
+  }
+  const sep = defect === 'missing_commas' ? '\n    ' : ',\n    ';
+  return `{\n    ${members.join(sep)}${defect === 'trailing_commas' ? ',' : ''}\n  }`;
+}
+
+/** The value a correct repairer returns for `item` serialized with `defect`. */
+function expected(item, defect) {
+  const v = structuredClone(item);
+  if (v.text !== undefined && defect === 'raw_newlines') v.text = v.text.replace(/ /g, (m, i) => (i % 3 === 0 ? '\n' : m));
+  if (defect === 'js_literals') {
+    v.score = null;
+  }
+  return v;
+}
+
+export const DEFECTS = ['trailing_commas', 'missing_commas', 'single_quotes', 'unquoted_keys', 'python_literals', 'js_literals', 'comments', 'raw_newlines', 'curly_quotes'];
+export const WRAPPERS = ['fence_and_prose', 'think_block', 'truncated'];
+
+/** Wraps a document's text as a response: fenced with prose around, after a think block, or cut off. */
+function wrap(body, how, r) {
+  switch (how) {
+    case 'fence_and_prose':
+      return `Sure! Here is the JSON you asked for:\n\n\`\`\`json\n${body}\n\`\`\`\n\nLet me know if you need anything else.`;
+    case 'think_block':
+      return `<think>\nThe user wants entities. A draft: {"entities": [1, 2]} is too short.\n</think>\n\n${body}`;
+    default:
+      return body;
+  }
+}
+
+/**
+ * A document of `n` entities with `defect` applied to each (a defect class, or 'mixed' to rotate through
+ * every class), wrapped as `how` ('none', a wrapper, or 'all'). Truncation cuts inside the last entity's
+ * `text`; the expected value then ends with that entity holding the cut text and nothing after it.
+ */
+export function document(seed, n, defect, how = 'none') {
+  const r = rng(seed);
+  const items = Array.from({ length: n }, (_, i) => entity(r, i));
+  const classOf = (i) => (defect === 'mixed' ? DEFECTS[i % DEFECTS.length] : defect);
+  const truncate = how === 'truncated' || how === 'all';
+  const parts = items.map((it, i) => serialize(it, classOf(i)));
+  const values = items.map((it, i) => expected(it, classOf(i)));
+  const topClass = defect === 'mixed' ? 'trailing_commas' : defect;
+  const topKey = topClass === 'unquoted_keys' ? 'entities' : topClass === 'single_quotes' || topClass === 'python_literals' ? "'entities'" : '"entities"';
+  let body = `{\n  ${topKey}: [\n  ${parts.join(topClass === 'missing_commas' ? '\n  ' : ',\n  ')}\n  ]\n}`;
+  let value = { entities: values };
+  if (truncate) {
+    // Cut the last entity inside its text, at a word boundary and before any defect-specific quote.
+    const last = parts[parts.length - 1];
+    const cut = classOf(n - 1) === 'curly_quotes' || classOf(n - 1) === 'raw_newlines' ? null : last.indexOf('text') + 8;
+    if (cut !== null) {
+      const textStart = last.indexOf(items[n - 1].text.slice(0, 5));
+      const keep = items[n - 1].text.slice(0, Math.max(1, Math.floor(items[n - 1].text.length / 2)));
+      const head = parts.slice(0, -1).join(topClass === 'missing_commas' ? '\n  ' : ',\n  ');
+      body = `{\n  ${topKey}: [\n  ${head}${topClass === 'missing_commas' ? '\n  ' : ',\n  '}${last.slice(0, textStart)}${keep}`;
+      const lastValue = values[n - 1];
+      const cutValue = {};
+      for (const k of Object.keys(lastValue)) {
+        if (k === 'text') {
+          cutValue.text = keep;
+          break;
+        }
+        cutValue[k] = lastValue[k];
+      }
+      value = { entities: [...values.slice(0, -1), cutValue] };
+    }
+  }
+  let text = body;
+  if (how === 'all') text = wrap('```json\n' + body, 'think_block', r);
+  else if (how !== 'none' && how !== 'truncated') text = wrap(body, how, r);
+  return { text, value };
+}
+
+/** Strictly valid JSON of about `bytes` bytes. */
+export function validDocument(seed, bytes) {
+  const r = rng(seed);
+  const items = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const e = entity(r, i);
+    items.push(e);
+    size += JSON.stringify(e).length + 1;
+  }
+  const value = { entities: items };
+  return { text: JSON.stringify(value, null, 1), value };
+}
+
+/** The number of entities that makes a document of about `bytes` bytes. */
+export function entitiesFor(bytes) {
+  return Math.max(1, Math.round(bytes / 330));
+}
