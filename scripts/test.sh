@@ -29,8 +29,8 @@ stage "cargo fmt --check" cargo fmt --check
 stage "cargo clippy (native, all targets)" cargo clippy --quiet --all-targets -- -D warnings
 stage "cargo clippy (wasm32)" cargo clippy --quiet --target wasm32-unknown-unknown -- -D warnings
 stage "cargo test (native: unit, corpus, properties, doc)" cargo test --quiet
-stage "wasm tests in Node" cargo test --quiet --target wasm32-unknown-unknown --test wasm_node
-stage "wasm tests in headless Chromium" cargo test --quiet --target wasm32-unknown-unknown --test wasm_browser
+stage "wasm tests in Node" cargo test --target wasm32-unknown-unknown --test wasm_node
+stage "wasm tests in headless Chromium" cargo test --target wasm32-unknown-unknown --test wasm_browser
 stage "tsc --noEmit (sources and a consumer of the public .d.ts)" bash -c 'node_modules/.bin/tsc -p tsconfig.json --noEmit && node_modules/.bin/tsc -p tests/types/tsconfig.json'
 stage "npm API tests (node --test)" node --test tests/ts/
 stage "packed tarball: Node ESM, require, browser page" node tests/e2e/package.test.mjs
