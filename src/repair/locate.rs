@@ -208,7 +208,11 @@ fn is_strong_start(s: &[u8], i: usize) -> bool {
         j += 1;
     }
     let Some(&b) = s.get(j) else { return false };
-    if quote_at(s, j).is_some() || starts_with_at(s, j, b"//") || starts_with_at(s, j, b"/*") {
+    if quote_at(s, j).is_some()
+        || starts_with_at(s, j, b"\\\"")
+        || starts_with_at(s, j, b"//")
+        || starts_with_at(s, j, b"/*")
+    {
         return true;
     }
     if s[i] == b'{' {

@@ -187,9 +187,14 @@ fn is_json_space(c: char) -> bool {
 /// each byte of the unescaped text to its offset in `text`. `None` when the source is not escaped.
 fn unescape_source(text: &str, start: usize) -> Option<(String, Vec<usize>)> {
     let s = text.as_bytes();
+    // Brackets, whitespace and escaped whitespace (`\n` as two characters) may come before the first `\"`.
     let mut i = start;
-    while i < s.len() && matches!(s[i], b'{' | b'[' | b' ' | b'\n' | b'\r' | b'\t') {
-        i += 1;
+    loop {
+        match (s.get(i), s.get(i + 1)) {
+            (Some(b'{' | b'[' | b' ' | b'\n' | b'\r' | b'\t'), _) => i += 1,
+            (Some(b'\\'), Some(b'n' | b'r' | b't')) => i += 2,
+            _ => break,
+        }
     }
     if !(s.get(i) == Some(&b'\\') && s.get(i + 1) == Some(&b'"')) {
         return None;

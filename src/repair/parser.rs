@@ -489,6 +489,9 @@ impl<'a> Parser<'a> {
             let b = s[self.pos];
             if is_json_ws(b) {
                 self.pos += 1;
+                while self.pos < self.end && is_json_ws(s[self.pos]) {
+                    self.pos += 1;
+                }
             } else if b == b'/' && matches!(s.get(self.pos + 1), Some(b'/' | b'*')) {
                 self.record(RepairKind::Comment, self.pos)?;
                 self.pos = if s[self.pos + 1] == b'/' {
@@ -1181,6 +1184,13 @@ impl<'a> Parser<'a> {
     /// delimiter and then what the context expects next.
     fn ends_string(&self, after: usize, ctx: Ctx) -> bool {
         let s = self.s;
+        // The common cases, decided by the next byte alone.
+        match s.get(after) {
+            Some(b':') if ctx == Ctx::Key => return true,
+            Some(b'}' | b']') => return true,
+            _ if after >= self.end => return true,
+            _ => {}
+        }
         let (q, newline) = self.peek_past_space_and_comments(after);
         if q >= self.end || self.is_fence_at(q) {
             return true;
@@ -1243,6 +1253,10 @@ impl<'a> Parser<'a> {
     /// repair: string concatenation, `"a" + "b"` becomes `"ab"`.
     fn concatenate(&mut self) -> Result<(), Error> {
         loop {
+            // Most strings are followed directly by a delimiter: no concatenation to look for.
+            if matches!(self.s.get(self.pos), Some(b',' | b'}' | b']' | b':')) {
+                return Ok(());
+            }
             let (q, _) = self.peek_past_space(self.pos);
             if !(q < self.end && self.s[q] == b'+' && self.is_concatenation(q)) {
                 return Ok(());
@@ -1274,12 +1288,15 @@ impl<'a> Parser<'a> {
     }
 
     fn word_end(&self, start: usize) -> usize {
+        let s = self.s;
         let mut k = start;
-        while k < self.end
-            && is_word_byte(self.s[k])
-            && quote_at(self.s, k).is_none()
-            && ellipsis_len(self.s, k) == 0
-        {
+        while k < self.end {
+            let b = s[k];
+            // Only `.` (an ellipsis) and 0xE2 (typographic quotes, `…`) need a closer look.
+            let plain = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-' | b'+');
+            if !plain && !(is_word_byte(b) && quote_at(s, k).is_none() && ellipsis_len(s, k) == 0) {
+                break;
+            }
             k += 1;
         }
         k
@@ -1354,7 +1371,13 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         if self.ends_token(k) {
-            if let Some((_, json, kind)) = KEYWORDS.iter().find(|(kw, _, _)| *kw == tok) {
+            let keyword = match tok.first() {
+                Some(b't' | b'f' | b'n' | b'T' | b'F' | b'N' | b'u' | b'I') => {
+                    KEYWORDS.iter().find(|(kw, _, _)| *kw == tok)
+                }
+                _ => None,
+            };
+            if let Some((_, json, kind)) = keyword {
                 self.begin_value();
                 if let Some(kind) = kind {
                     self.record(*kind, start)?;
