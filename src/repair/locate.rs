@@ -246,12 +246,14 @@ fn is_strong_start(s: &[u8], i: usize) -> bool {
 /// answer is accepted even when it starts weakly (`[active, idle]`); later ones must start strongly.
 fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
     let mut p = from;
-    // The next bracket at or after `p`; kept while `p` has not passed it, so no byte is searched twice.
-    let mut bracket = 0;
+    // The next bracket at or after `p`, kept while `p` has not passed it, so no byte is searched twice.
+    let mut next_bracket: Option<usize> = None;
     while p < s.len() {
-        if bracket < p {
-            bracket = memchr2(b'{', b'[', &s[p..]).map_or(s.len(), |o| p + o);
-        }
+        let bracket = match next_bracket {
+            Some(b) if b >= p => b,
+            _ => memchr2(b'{', b'[', &s[p..]).map_or(s.len(), |o| p + o),
+        };
+        next_bracket = Some(bracket);
         // The markers that can hide a bracket (reasoning, other languages' fences) come first.
         p = memchr3(b'`', b'~', b'<', &s[p..bracket]).map_or(bracket, |o| p + o);
         if p >= s.len() {
