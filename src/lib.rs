@@ -28,6 +28,6 @@ mod wasm;
 pub use error::{Error, ErrorKind};
 pub use position::Location;
 pub use repair::{
-    repair, Options as RepairOptions, Repair, RepairClass, RepairKind, RepairSet, Repaired, Status,
-    DEFAULT_MAX_DEPTH,
+    ascii_json, repair, Options as RepairOptions, Repair, RepairClass, RepairKind, RepairSet,
+    Repaired, Status, DEFAULT_MAX_DEPTH,
 };

@@ -6,7 +6,7 @@
 //! line and column (see [`crate::position`]).
 
 use crate::position::{locate_all, Location};
-use crate::{repair, Error, ErrorKind, RepairKind, RepairOptions, RepairSet};
+use crate::{ascii_json, repair, Error, ErrorKind, RepairKind, RepairOptions, RepairSet};
 use std::fmt::Write as _;
 use wasm_bindgen::prelude::*;
 
@@ -61,6 +61,7 @@ fn error_string(e: &Error) -> String {
 ///
 /// `forbid` is a comma-separated list of repair kind or class codes (validated by the caller);
 /// `max_input_length` < 0 means no limit. With `report`, the header carries status, span and repairs.
+/// With `ascii`, the JSON text escapes non-ASCII characters (the host decodes it much faster).
 #[wasm_bindgen(js_name = repairText)]
 pub fn repair_text(
     text: &str,
@@ -69,6 +70,7 @@ pub fn repair_text(
     forbid: &str,
     assume_invalid: bool,
     report: bool,
+    ascii: bool,
 ) -> String {
     let mut set = RepairSet::NONE;
     for code in forbid.split(',').filter(|c| !c.is_empty()) {
@@ -121,7 +123,11 @@ pub fn repair_text(
         s.push(']');
     }
     s.push_str("}\n");
-    s.push_str(&out.json);
+    if ascii {
+        s.push_str(&ascii_json(&out.json));
+    } else {
+        s.push_str(&out.json);
+    }
     s
 }
 

@@ -57,7 +57,10 @@ export interface RawRepairErr {
   };
 }
 
-/** Calls the core's repair. `header` is left as text: callers that want the report parse it. */
+/**
+ * Calls the core's repair. `header` is left as text: callers that want the report parse it. With
+ * `ascii`, the JSON escapes non-ASCII characters: same value, decoded several times faster.
+ */
 export function callRepair(
   text: string,
   maxDepth: number,
@@ -65,9 +68,10 @@ export function callRepair(
   forbid: string,
   assumeInvalid: boolean,
   report: boolean,
+  ascii: boolean,
 ): RawRepairOk | RawRepairErr {
   assertReady();
-  const out = repairText(text, maxDepth, maxInputLength, forbid, assumeInvalid, report);
+  const out = repairText(text, maxDepth, maxInputLength, forbid, assumeInvalid, report, ascii);
   if (out.charCodeAt(0) === 69 /* E */) {
     return { ok: false, error: JSON.parse(out.slice(1)) };
   }

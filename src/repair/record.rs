@@ -61,7 +61,7 @@ repair_kinds! {
     EarlyClose => "early_close", Syntax, "reopened an object that was closed before its last members";
     Comment => "comment", Syntax, "removed a comment";
     Ellipsis => "ellipsis", Syntax, "removed an ellipsis placeholder";
-    FunctionCall => "function_call", Syntax, "replaced a wrapper call such as ObjectId(\"…\") by its argument";
+    FunctionCall => "function_call", Syntax, "replaced a wrapper call such as ObjectId(\"...\") by its argument";
     StringConcatenation => "string_concatenation", Syntax, "joined strings concatenated with +";
     // Quotes and strings.
     SingleQuotes => "single_quotes", Quotes, "replaced single quotes by double quotes";
@@ -70,7 +70,7 @@ repair_kinds! {
     UnquotedString => "unquoted_string", Quotes, "quoted a bare word value";
     UnescapedQuote => "unescaped_quote", Quotes, "escaped a double quote inside a string";
     MissingQuote => "missing_quote", Quotes, "closed a string whose closing quote was missing";
-    ControlCharacter => "control_character", Quotes, "escaped a raw control character (newline, tab, …) inside a string";
+    ControlCharacter => "control_character", Quotes, "escaped a raw control character (newline, tab, ...) inside a string";
     InvalidEscape => "invalid_escape", Quotes, "kept the backslash of an invalid escape sequence";
     // Literals and numbers.
     PythonLiteral => "python_literal", Literals, "replaced a Python literal (True, False, None)";
