@@ -1294,7 +1294,9 @@ impl<'a> Parser<'a> {
             let b = s[k];
             // Only `.` (an ellipsis) and 0xE2 (typographic quotes, `…`) need a closer look.
             let plain = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-' | b'+');
-            if !plain && !(is_word_byte(b) && quote_at(s, k).is_none() && ellipsis_len(s, k) == 0) {
+            let word =
+                plain || (is_word_byte(b) && quote_at(s, k).is_none() && ellipsis_len(s, k) == 0);
+            if !word {
                 break;
             }
             k += 1;
