@@ -7,6 +7,8 @@
 # Usage: scripts/bootstrap.sh [--no-browser]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# cargo, rustup and the tools cargo installs live here; CI may start with a PATH that lacks it.
+[ -d "$HOME/.cargo/bin" ] && export PATH="$HOME/.cargo/bin:$PATH"
 
 log() { printf '[bootstrap] %s\n' "$*" >&2; }
 

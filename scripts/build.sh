@@ -3,6 +3,8 @@
 # Output: pkg/ (bindings and .wasm) and dist/ (the TypeScript wrapper); both are generated, never committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# cargo, rustup and the tools cargo installs live here; CI may start with a PATH that lacks it.
+[ -d "$HOME/.cargo/bin" ] && export PATH="$HOME/.cargo/bin:$PATH"
 bash scripts/bootstrap.sh --no-browser
 
 name=llm_response_sanitizer

@@ -3,6 +3,8 @@
 # and headless Chromium), the npm API, the type-check of a consumer, the packed tarball, and the browser e2e.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# cargo, rustup and the tools cargo installs live here; CI may start with a PATH that lacks it.
+[ -d "$HOME/.cargo/bin" ] && export PATH="$HOME/.cargo/bin:$PATH"
 
 passed=0
 failed=0
