@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # cargo, rustup and the tools cargo installs live here; CI may start with a PATH that lacks it.
-[ -d "$HOME/.cargo/bin" ] && export PATH="$HOME/.cargo/bin:$PATH"
+[ -d "${HOME:-/root}/.cargo/bin" ] && export PATH="${HOME:-/root}/.cargo/bin:$PATH"
 
 log() { printf '[bootstrap] %s\n' "$*" >&2; }
 

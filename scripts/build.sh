@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # cargo, rustup and the tools cargo installs live here; CI may start with a PATH that lacks it.
-[ -d "$HOME/.cargo/bin" ] && export PATH="$HOME/.cargo/bin:$PATH"
+[ -d "${HOME:-/root}/.cargo/bin" ] && export PATH="${HOME:-/root}/.cargo/bin:$PATH"
 bash scripts/bootstrap.sh --no-browser
 
 name=llm_response_sanitizer
