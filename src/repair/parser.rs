@@ -284,8 +284,8 @@ impl<'a> Parser<'a> {
             pos: start,
             end: text.len(),
             out: Vec::with_capacity(text.len() - start + 16),
-            repairs: Vec::new(),
-            stack: Vec::new(),
+            repairs: Vec::with_capacity(16),
+            stack: Vec::with_capacity(16),
             state: State::Value,
             forbid,
             max_depth,
@@ -342,16 +342,22 @@ impl<'a> Parser<'a> {
     // ----- bookkeeping -----
 
     /// Records a repair, or fails when the options forbid it.
+    #[inline]
     fn record(&mut self, kind: RepairKind, offset: usize) -> Result<(), Error> {
         if self.forbid.contains(kind) {
-            return Err(Error::at(
-                ErrorKind::RepairForbidden { repair: kind },
-                self.text,
-                offset,
-            ));
+            return Err(self.forbidden(kind, offset));
         }
         self.repairs.push(Repair { kind, offset });
         Ok(())
+    }
+
+    #[cold]
+    fn forbidden(&self, kind: RepairKind, offset: usize) -> Error {
+        Error::at(
+            ErrorKind::RepairForbidden { repair: kind },
+            self.text,
+            offset,
+        )
     }
 
     fn top(&self) -> Option<Container> {
@@ -487,38 +493,51 @@ impl<'a> Parser<'a> {
         let s = self.s;
         while self.pos < self.end {
             let b = s[self.pos];
-            if is_json_ws(b) {
-                self.pos += 1;
-                while self.pos < self.end && is_json_ws(s[self.pos]) {
+            // Dispatch on the byte first: most tokens start with a plain ASCII byte and leave at once.
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' => {
+                    self.pos += 1;
+                    while self.pos < self.end && is_json_ws(s[self.pos]) {
+                        self.pos += 1;
+                    }
+                }
+                b'/' if matches!(s.get(self.pos + 1), Some(b'/' | b'*')) => {
+                    self.record(RepairKind::Comment, self.pos)?;
+                    self.pos = if s[self.pos + 1] == b'/' {
+                        self.line_end(self.pos)
+                    } else {
+                        let body = self.pos + 2;
+                        match memchr::memmem::find(&s[body..self.end], b"*/") {
+                            Some(off) => body + off + 2,
+                            None => self.end,
+                        }
+                    };
+                }
+                b'#' if self.state != State::Value => {
+                    self.record(RepairKind::Comment, self.pos)?;
+                    self.pos = self.line_end(self.pos);
+                }
+                0xEF | 0xE2 if invisible_len(s, self.pos) > 0 => {
+                    self.record(RepairKind::InvisibleCharacter, self.pos)?;
+                    self.pos += 3;
+                }
+                0x0B | 0x0C => {
+                    self.record(RepairKind::NonstandardWhitespace, self.pos)?;
                     self.pos += 1;
                 }
-            } else if b == b'/' && matches!(s.get(self.pos + 1), Some(b'/' | b'*')) {
-                self.record(RepairKind::Comment, self.pos)?;
-                self.pos = if s[self.pos + 1] == b'/' {
-                    self.line_end(self.pos)
-                } else {
-                    let body = self.pos + 2;
-                    match s[body..self.end].windows(2).position(|w| w == b"*/") {
-                        Some(off) => body + off + 2,
-                        None => self.end,
+                0xC2 if starts_with_at(s, self.pos, NBSP) => {
+                    self.record(RepairKind::NonstandardWhitespace, self.pos)?;
+                    self.pos += 2;
+                }
+                b'`' | b'~' if self.is_fence_at(self.pos) => self.end = self.pos,
+                b'<' => match self.chat_token_len(self.pos) {
+                    Some(len) => {
+                        self.record(RepairKind::SurroundingText, self.pos)?;
+                        self.pos += len;
                     }
-                };
-            } else if b == b'#' && self.state != State::Value {
-                self.record(RepairKind::Comment, self.pos)?;
-                self.pos = self.line_end(self.pos);
-            } else if invisible_len(s, self.pos) > 0 {
-                self.record(RepairKind::InvisibleCharacter, self.pos)?;
-                self.pos += 3;
-            } else if starts_with_at(s, self.pos, NBSP) || b == 0x0B || b == 0x0C {
-                self.record(RepairKind::NonstandardWhitespace, self.pos)?;
-                self.pos += if b == 0xC2 { 2 } else { 1 };
-            } else if self.is_fence_at(self.pos) {
-                self.end = self.pos;
-            } else if let Some(len) = self.chat_token_len(self.pos) {
-                self.record(RepairKind::SurroundingText, self.pos)?;
-                self.pos += len;
-            } else {
-                break;
+                    None => break,
+                },
+                _ => break,
             }
         }
         Ok(())
@@ -582,19 +601,21 @@ impl<'a> Parser<'a> {
 
     /// Skips JSON whitespace and no-break spaces from `i` without recording; also reports a newline.
     fn peek_past_space(&self, mut i: usize) -> (usize, bool) {
+        let (s, end) = (self.s, self.end);
         let mut newline = false;
-        while i < self.end {
-            match self.s[i] {
-                b' ' | b'\t' | b'\r' => i += 1,
-                b'\n' => {
+        loop {
+            while i < end && matches!(s[i], b' ' | b'\t' | b'\r') {
+                i += 1;
+            }
+            match s.get(i) {
+                Some(b'\n') if i < end => {
                     newline = true;
                     i += 1;
                 }
-                0xC2 if starts_with_at(self.s, i, NBSP) => i += 2,
-                _ => break,
+                Some(0xC2) if i + 1 < end && s[i + 1] == 0xA0 => i += 2,
+                _ => return (i, newline),
             }
         }
-        (i, newline)
     }
 
     // ----- states -----
@@ -622,7 +643,7 @@ impl<'a> Parser<'a> {
                 self.value_done();
                 Ok(())
             }
-            _ if ellipsis_len(s, self.pos) > 0 => self.ellipsis(),
+            b'.' | 0xE2 if ellipsis_len(s, self.pos) > 0 => self.ellipsis(),
             _ if is_number_start(b) => self.number(),
             _ => self.word(),
         }
@@ -721,7 +742,7 @@ impl<'a> Parser<'a> {
                 }
                 Ok(())
             }
-            _ if ellipsis_len(s, self.pos) > 0 => self.ellipsis(),
+            b'.' | 0xE2 if ellipsis_len(s, self.pos) > 0 => self.ellipsis(),
             _ => self.unquoted_key(),
         }
     }
@@ -824,7 +845,7 @@ impl<'a> Parser<'a> {
             }
             b'}' | b']' => self.close_with(b),
             b':' | b')' => self.skip_unexpected(),
-            _ if ellipsis_len(s, self.pos) > 0 => self.ellipsis(),
+            b'.' | 0xE2 if ellipsis_len(s, self.pos) > 0 => self.ellipsis(),
             _ if top == Container::Wrapper => {
                 self.pop_and_close();
                 Ok(())
@@ -932,6 +953,24 @@ impl<'a> Parser<'a> {
     /// the end of the source when the input ends first; `None` at a line break.
     fn find_closer(&self, style: QuoteStyle, mut i: usize) -> Option<usize> {
         let s = self.s;
+        if let Some(quote) = match style {
+            QuoteStyle::Double => Some(b'"'),
+            QuoteStyle::Single => Some(b'\''),
+            _ => None,
+        } {
+            // Straight quotes: jump between the only bytes that matter.
+            while let Some(off) =
+                memchr::memchr3(quote, b'\\', b'\n', &s[i.min(self.end)..self.end])
+            {
+                i += off;
+                match s[i] {
+                    b'\\' => i += 2,
+                    b'\n' => return None,
+                    _ => return Some(i + 1),
+                }
+            }
+            return Some(self.end);
+        }
         while i < self.end {
             match s[i] {
                 b'\\' => i += 2,
