@@ -189,25 +189,46 @@ pub fn repair(text: &str, options: &Options) -> Result<Repaired, Error> {
 /// assert_eq!(llm_response_sanitizer::ascii_json(r#"{"café":"😀"}"#), r#"{"caf\u00e9":"\ud83d\ude00"}"#);
 /// ```
 pub fn ascii_json(json: &str) -> std::borrow::Cow<'_, str> {
-    if json.is_ascii() {
+    let mut ascii = ascii_prefix_len(json.as_bytes());
+    if ascii == json.len() {
         return std::borrow::Cow::Borrowed(json);
     }
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(json.len() + json.len() / 4);
+    let mut rest = json;
     let mut units = [0u16; 2];
-    for c in json.chars() {
-        if c.is_ascii() {
-            out.push(c);
-            continue;
-        }
+    while !rest.is_empty() {
+        // Copy the ASCII run in one piece, then escape the one character after it.
+        out.push_str(&rest[..ascii]);
+        rest = &rest[ascii..];
+        let Some(c) = rest.chars().next() else { break };
         for &u in c.encode_utf16(&mut units).iter() {
             out.push_str("\\u");
             for shift in [12, 8, 4, 0] {
                 out.push(HEX[(u >> shift & 15) as usize] as char);
             }
         }
+        rest = &rest[c.len_utf8()..];
+        ascii = ascii_prefix_len(rest.as_bytes());
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Length of the longest ASCII prefix of `bytes`, eight bytes at a time.
+fn ascii_prefix_len(bytes: &[u8]) -> usize {
+    let mut i = 0;
+    while i + 8 <= bytes.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[i..i + 8]);
+        if u64::from_le_bytes(word) & 0x8080_8080_8080_8080 != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && bytes[i].is_ascii() {
+        i += 1;
+    }
+    i
 }
 
 fn is_json_space(c: char) -> bool {

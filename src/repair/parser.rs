@@ -507,10 +507,9 @@ impl<'a> Parser<'a> {
                         self.line_end(self.pos)
                     } else {
                         let body = self.pos + 2;
-                        match memchr::memmem::find(&s[body..self.end], b"*/") {
-                            Some(off) => body + off + 2,
-                            None => self.end,
-                        }
+                        self.find_memo(&self.block_end, body, b"*/")
+                            .saturating_add(2)
+                            .min(self.end)
                     };
                 }
                 b'#' if self.state != State::Value => {
@@ -569,15 +568,21 @@ impl<'a> Parser<'a> {
     }
 
     /// The first occurrence of `pat` at or after `from` (the end of the source if none), memoized in `memo`.
-    fn find_memo(&self, memo: &Cell<(usize, usize)>, from: usize, pat: &[u8]) -> usize {
+    /// `pat` is two bytes, or one byte followed by 0.
+    fn find_memo(&self, memo: &Cell<(usize, usize)>, from: usize, pat: &[u8; 2]) -> usize {
         let (searched, found) = memo.get();
         if searched <= from && from <= found {
             return found;
         }
-        let found = self.s[from..self.end]
-            .windows(pat.len())
-            .position(|w| w == pat)
-            .map_or(self.end, |off| from + off);
+        let s = &self.s[..self.end];
+        let mut i = from;
+        let found = loop {
+            match memchr::memchr(pat[0], &s[i.min(s.len())..]) {
+                Some(off) if pat[1] == 0 || s.get(i + off + 1) == Some(&pat[1]) => break i + off,
+                Some(off) => i += off + 1,
+                None => break self.end,
+            }
+        };
         memo.set((from, found));
         found
     }
@@ -592,7 +597,7 @@ impl<'a> Parser<'a> {
                 return (j, newline);
             }
             i = match self.s[j + 1] {
-                b'/' => self.find_memo(&self.line_break, j, b"\n"),
+                b'/' => self.find_memo(&self.line_break, j, b"\n\0"),
                 b'*' => (self.find_memo(&self.block_end, j + 2, b"*/") + 2).min(self.end),
                 _ => return (j, newline),
             };
