@@ -93,7 +93,7 @@ function fail(error: { kind: string; message: string; position: number; line: nu
   throw new JsonRepairError({ ...error, kind: error.kind as JsonRepairErrorKind });
 }
 
-/** Tries `JSON.parse` when the plan allows; `undefined` marks "not valid JSON". */
+/** What `tryStrict` returns when the text is not valid JSON (any JSON value, `undefined` aside, is a real result). */
 const NOT_VALID: unique symbol = Symbol('not valid');
 
 const isJsonSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
