@@ -93,7 +93,7 @@ function fail(error: { kind: string; message: string; position: number; line: nu
   throw new JsonRepairError({ ...error, kind: error.kind as JsonRepairErrorKind });
 }
 
-/** What `tryStrict` returns when the text is not valid JSON (any JSON value, `undefined` aside, is a real result). */
+/** What `tryStrict` returns for text that is not valid JSON: a symbol, since every JSON value is a possible result. */
 const NOT_VALID: unique symbol = Symbol('not valid');
 
 const isJsonSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
