@@ -90,7 +90,7 @@ export const DEFECTS = ['trailing_commas', 'missing_commas', 'single_quotes', 'u
 export const WRAPPERS = ['fence_and_prose', 'think_block', 'truncated'];
 
 /** Wraps a document's text as a response: fenced with prose around, after a think block, or cut off. */
-function wrap(body, how, r) {
+function wrap(body, how) {
   switch (how) {
     case 'fence_and_prose':
       return `Sure! Here is the JSON you asked for:\n\n\`\`\`json\n${body}\n\`\`\`\n\nLet me know if you need anything else.`;
@@ -115,17 +115,16 @@ export function document(seed, n, defect, how = 'none') {
   const values = items.map((it, i) => expected(it, classOf(i)));
   const topClass = defect === 'mixed' ? 'trailing_commas' : defect;
   const topKey = topClass === 'unquoted_keys' ? 'entities' : topClass === 'single_quotes' || topClass === 'python_literals' ? "'entities'" : '"entities"';
-  let body = `{\n  ${topKey}: [\n  ${parts.join(topClass === 'missing_commas' ? '\n  ' : ',\n  ')}\n  ]\n}`;
+  const sep = topClass === 'missing_commas' ? '\n  ' : ',\n  ';
+  let body = `{\n  ${topKey}: [\n  ${parts.join(sep)}\n  ]\n}`;
   let value = { entities: values };
   if (truncate) {
-    // Cut the last entity inside its text, at a word boundary and before any defect-specific quote.
+    // Cut the last entity halfway through its text (not for classes that rewrite the text's quotes or spaces).
     const last = parts[parts.length - 1];
-    const cut = classOf(n - 1) === 'curly_quotes' || classOf(n - 1) === 'raw_newlines' ? null : last.indexOf('text') + 8;
-    if (cut !== null) {
-      const textStart = last.indexOf(items[n - 1].text.slice(0, 5));
+    if (!['curly_quotes', 'raw_newlines'].includes(classOf(n - 1))) {
+      const textStart = last.indexOf(items[n - 1].text.slice(0, 5), last.indexOf('text'));
       const keep = items[n - 1].text.slice(0, Math.max(1, Math.floor(items[n - 1].text.length / 2)));
-      const head = parts.slice(0, -1).join(topClass === 'missing_commas' ? '\n  ' : ',\n  ');
-      body = `{\n  ${topKey}: [\n  ${head}${topClass === 'missing_commas' ? '\n  ' : ',\n  '}${last.slice(0, textStart)}${keep}`;
+      body = `{\n  ${topKey}: [\n  ${parts.slice(0, -1).join(sep)}${sep}${last.slice(0, textStart)}${keep}`;
       const lastValue = values[n - 1];
       const cutValue = {};
       for (const k of Object.keys(lastValue)) {
@@ -139,8 +138,8 @@ export function document(seed, n, defect, how = 'none') {
     }
   }
   let text = body;
-  if (how === 'all') text = wrap('```json\n' + body, 'think_block', r);
-  else if (how !== 'none' && how !== 'truncated') text = wrap(body, how, r);
+  if (how === 'all') text = wrap('```json\n' + body, 'think_block');
+  else text = wrap(body, how);
   return { text, value };
 }
 

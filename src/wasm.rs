@@ -6,24 +6,14 @@
 //! line and column (see [`crate::position`]).
 
 use crate::position::{locate_all, Location};
+use crate::repair::json_string;
 use crate::{ascii_json, repair, Error, ErrorKind, RepairKind, RepairOptions, RepairSet};
 use std::fmt::Write as _;
 use wasm_bindgen::prelude::*;
 
 /// Appends `s` as a JSON string literal.
 fn push_json_str(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    out.push_str(&json_string(s));
 }
 
 fn push_location(out: &mut String, l: Location) {

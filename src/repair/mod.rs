@@ -9,6 +9,8 @@ mod locate;
 mod parser;
 mod record;
 
+#[cfg(target_arch = "wasm32")]
+pub(crate) use parser::json_string;
 pub use record::{Repair, RepairClass, RepairKind, RepairSet};
 
 use crate::error::{Error, ErrorKind};

@@ -140,6 +140,17 @@ fn escape_into(out: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
+/// `s` as a JSON string literal, quotes included (for the binding's report headers).
+#[cfg(any(target_arch = "wasm32", test))]
+pub(crate) fn json_string(s: &str) -> String {
+    let mut out = Vec::with_capacity(s.len() + 2);
+    out.push(b'"');
+    escape_into(&mut out, s.as_bytes());
+    out.push(b'"');
+    // Escaping only replaces ASCII bytes, so the text stays UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
 /// Writes the JSON escape of control character `b`.
 fn push_control(out: &mut Vec<u8>, b: u8) {
     match b {
@@ -544,10 +555,7 @@ impl<'a> Parser<'a> {
 
     /// Offset of the end of the line containing `i` (the `\n` itself, or the end of the source).
     fn line_end(&self, i: usize) -> usize {
-        match self.s[i..self.end].iter().position(|&b| b == b'\n') {
-            Some(off) => i + off,
-            None => self.end,
-        }
+        self.find_memo(&self.line_break, i, b"\n\0").min(self.end)
     }
 
     /// Length of a chat-template token (`<|im_end|>`, `</s>`) at `i`.
@@ -597,7 +605,7 @@ impl<'a> Parser<'a> {
                 return (j, newline);
             }
             i = match self.s[j + 1] {
-                b'/' => self.find_memo(&self.line_break, j, b"\n\0"),
+                b'/' => self.line_end(j),
                 b'*' => (self.find_memo(&self.block_end, j + 2, b"*/") + 2).min(self.end),
                 _ => return (j, newline),
             };
@@ -879,7 +887,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 return Ok(());
             }
-            b',' if !self.out.is_empty() => {
+            b',' => {
                 let (r, _) = self.peek_past_space(self.pos + 1);
                 if self.root_is_object && self.is_key_ahead(r) {
                     // repair: `{"a":1}, "b":2}`: the root object was closed too early
@@ -963,7 +971,8 @@ impl<'a> Parser<'a> {
             QuoteStyle::Single => Some(b'\''),
             _ => None,
         } {
-            // Straight quotes: jump between the only bytes that matter.
+            // Straight quotes: jump between the only bytes that matter. Only the opener's own kind of
+            // quote closes, so a typographic quote inside a straight-quoted key cannot fool the look-ahead.
             while let Some(off) =
                 memchr::memchr3(quote, b'\\', b'\n', &s[i.min(self.end)..self.end])
             {
@@ -981,13 +990,8 @@ impl<'a> Parser<'a> {
                 b'\\' => i += 2,
                 b'\n' => return None,
                 _ => {
-                    // Only the opener's own kind of quote: the look-ahead must not be fooled by a
-                    // typographic quote inside a straight-quoted key.
-                    let c = match style {
-                        QuoteStyle::Double => (s[i] == b'"') as usize,
-                        QuoteStyle::Single => (s[i] == b'\'') as usize,
-                        _ => closer_len(style, s, i),
-                    };
+                    // Typographic openers: straight quotes were handled above.
+                    let c = closer_len(style, s, i);
                     if c > 0 {
                         return Some(i + c);
                     }
@@ -1486,5 +1490,15 @@ impl<'a> Parser<'a> {
         self.value_done();
         self.value_end = e;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_string;
+
+    #[test]
+    fn json_string_escapes_what_json_requires() {
+        assert_eq!(json_string("a\"b\\c\n\u{1}é"), r#""a\"b\\c\n\u0001é""#);
     }
 }
