@@ -22,6 +22,7 @@
 mod error;
 pub mod position;
 mod repair;
+mod stream;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
@@ -30,4 +31,8 @@ pub use position::Location;
 pub use repair::{
     ascii_json, repair, Options as RepairOptions, Repair, RepairClass, RepairKind, RepairSet,
     Repaired, Status, DEFAULT_MAX_DEPTH,
+};
+pub use stream::{
+    clean, clean_detailed, is_js_whitespace, CleanOptions, Cleaned, Cleaner, ThinkTag,
+    DEFAULT_END_THINK_TAG, DEFAULT_OPENING_TAG_GRACE_PERIOD, DEFAULT_START_THINK_TAG,
 };

@@ -56,3 +56,126 @@ pub fn check_fixture(f: &Fixture) -> Result<(), String> {
         (Ok(_), None, None) => Err(format!("{name}: fixture has neither .out.json nor .error")),
     }
 }
+
+use llm_response_sanitizer::{clean_detailed, CleanOptions, Cleaner, ThinkTag};
+use serde_json::Value;
+
+/// One case of the cleaning corpus, `tests/fixtures/clean/cases.json`.
+pub struct CleanCase {
+    pub name: String,
+    pub input: String,
+    pub options: CleanOptions,
+    pub expected: String,
+    /// `Some(None)`: nothing may be reported removed; `None`: the case does not say.
+    pub reasoning: Option<Option<String>>,
+}
+
+/// Maps the JavaScript option names of the corpus onto [`CleanOptions`].
+pub fn clean_options(v: Option<&Value>) -> CleanOptions {
+    let mut o = CleanOptions::default();
+    let Some(map) = v.and_then(Value::as_object) else {
+        return o;
+    };
+    let text = |k: &str| map.get(k).and_then(Value::as_str).map(str::to_owned);
+    let start = text("startThinkTag").unwrap_or_else(|| "<think>".into());
+    let end = text("endThinkTag").unwrap_or_else(|| "</think>".into());
+    o.think_tags = vec![ThinkTag::new(&start, &end)];
+    if let Some(list) = map.get("thinkTags").and_then(Value::as_array) {
+        o.think_tags = list
+            .iter()
+            .map(|p| ThinkTag::new(p["start"].as_str().unwrap(), p["end"].as_str().unwrap()))
+            .collect();
+    }
+    if let Some(n) = map.get("openingTagGracePeriod").and_then(Value::as_u64) {
+        o.opening_tag_grace_period = n as usize;
+    }
+    let flag = |k: &str, d: bool| map.get(k).and_then(Value::as_bool).unwrap_or(d);
+    o.expect_only_closing_think_tag = flag("expectOnlyClosingThinkTag", false);
+    o.remove_timestamp_prefix = flag("removeTimestampPrefix", false);
+    o.remove_assistant_prefix = flag("removeAssistantPrefix", false);
+    o.trim = flag("trim", true);
+    if let Some(list) = map
+        .get("responseStartTextToRemove")
+        .and_then(Value::as_array)
+    {
+        o.response_start_text_to_remove = list
+            .iter()
+            .map(|p| p.as_str().unwrap().to_owned())
+            .collect();
+    }
+    o
+}
+
+/// Every case of the cleaning corpus.
+pub fn clean_cases() -> Vec<CleanCase> {
+    let doc: Value =
+        serde_json::from_str(include_str!("../fixtures/clean/cases.json")).expect("corpus is JSON");
+    doc["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|c| CleanCase {
+            name: c["name"].as_str().unwrap().to_owned(),
+            input: c["input"].as_str().unwrap().to_owned(),
+            options: clean_options(c.get("options")),
+            expected: c["expected"].as_str().unwrap().to_owned(),
+            reasoning: c.get("reasoning").map(|r| r.as_str().map(str::to_owned)),
+        })
+        .collect()
+}
+
+/// Runs `text` through a [`Cleaner`] in the given chunks; returns the text and the reasoning.
+pub fn clean_chunked(chunks: &[&str], options: &CleanOptions) -> (String, Option<String>) {
+    let mut cleaner = Cleaner::new(options);
+    let mut out = String::new();
+    for c in chunks {
+        out.push_str(&cleaner.push(c));
+    }
+    out.push_str(&cleaner.finish());
+    (out, cleaner.reasoning().map(str::to_owned))
+}
+
+/// Checks one case one-shot, split at every character boundary into two chunks, and one character
+/// per chunk with empty chunks between.
+pub fn check_clean_case(c: &CleanCase) -> Result<(), String> {
+    let name = &c.name;
+    let got = clean_detailed(&c.input, &c.options);
+    if got.text != c.expected {
+        return Err(format!("{name}: got {:?} want {:?}", got.text, c.expected));
+    }
+    if let Some(want) = &c.reasoning {
+        if &got.reasoning != want {
+            return Err(format!(
+                "{name}: reasoning {:?} want {want:?}",
+                got.reasoning
+            ));
+        }
+    }
+    let bounds: Vec<usize> = c
+        .input
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([c.input.len()])
+        .collect();
+    for &b in &bounds {
+        let (a, z) = c.input.split_at(b);
+        let (text, reasoning) = clean_chunked(&[a, z], &c.options);
+        if text != c.expected || reasoning != got.reasoning {
+            return Err(format!(
+                "{name}: split at byte {b}: got {text:?}, reasoning {reasoning:?}"
+            ));
+        }
+    }
+    let mut pieces = vec![""];
+    for w in bounds.windows(2) {
+        pieces.push(&c.input[w[0]..w[1]]);
+        pieces.push("");
+    }
+    let (text, reasoning) = clean_chunked(&pieces, &c.options);
+    if text != c.expected || reasoning != got.reasoning {
+        return Err(format!(
+            "{name}: one character per chunk: got {text:?}, reasoning {reasoning:?}"
+        ));
+    }
+    Ok(())
+}

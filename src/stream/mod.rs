@@ -1,0 +1,10 @@
+//! Streaming engines: explicit state machines that take text in chunks and give the same result for
+//! every chunking as for the whole text at once.
+
+mod cleaner;
+mod find;
+
+pub use cleaner::{
+    clean, clean_detailed, is_js_whitespace, CleanOptions, Cleaned, Cleaner, ThinkTag,
+    DEFAULT_END_THINK_TAG, DEFAULT_OPENING_TAG_GRACE_PERIOD, DEFAULT_START_THINK_TAG,
+};
