@@ -7,7 +7,10 @@
 
 use crate::position::{locate_all, Location};
 use crate::repair::json_string;
-use crate::{ascii_json, repair, Error, ErrorKind, RepairKind, RepairOptions, RepairSet};
+use crate::{
+    ascii_json, clean, repair, CleanOptions, Cleaner, Error, ErrorKind, RepairKind, RepairOptions,
+    RepairSet, ThinkTag,
+};
 use std::fmt::Write as _;
 use wasm_bindgen::prelude::*;
 
@@ -139,4 +142,108 @@ pub fn repair_kinds() -> String {
     }
     s.push(']');
     s
+}
+
+/// Builds cleaner options from the arguments the TypeScript side validated: `tags` holds start and end
+/// tags alternately; `grace` may be `Infinity`.
+fn clean_options(
+    tags: Vec<String>,
+    grace: f64,
+    only_closing: bool,
+    prefixes: Vec<String>,
+    timestamp: bool,
+    assistant: bool,
+    trim: bool,
+) -> CleanOptions {
+    CleanOptions {
+        think_tags: tags
+            .chunks_exact(2)
+            .map(|p| ThinkTag::new(&p[0], &p[1]))
+            .collect(),
+        // `as` saturates: Infinity becomes usize::MAX.
+        opening_tag_grace_period: grace as usize,
+        expect_only_closing_think_tag: only_closing,
+        response_start_text_to_remove: prefixes,
+        remove_timestamp_prefix: timestamp,
+        remove_assistant_prefix: assistant,
+        trim,
+    }
+}
+
+/// Cleans a whole response (one push plus finish).
+#[wasm_bindgen(js_name = cleanText)]
+#[allow(clippy::too_many_arguments)]
+pub fn clean_text(
+    text: &str,
+    tags: Vec<String>,
+    grace: f64,
+    only_closing: bool,
+    prefixes: Vec<String>,
+    timestamp: bool,
+    assistant: bool,
+    trim: bool,
+) -> String {
+    clean(
+        text,
+        &clean_options(
+            tags,
+            grace,
+            only_closing,
+            prefixes,
+            timestamp,
+            assistant,
+            trim,
+        ),
+    )
+}
+
+/// The streaming cleaner.
+#[wasm_bindgen(js_name = Cleaner)]
+pub struct JsCleaner(Cleaner);
+
+#[wasm_bindgen(js_class = Cleaner)]
+impl JsCleaner {
+    /// A cleaner with the options of [`clean_text`].
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        tags: Vec<String>,
+        grace: f64,
+        only_closing: bool,
+        prefixes: Vec<String>,
+        timestamp: bool,
+        assistant: bool,
+        trim: bool,
+    ) -> JsCleaner {
+        let options = clean_options(
+            tags,
+            grace,
+            only_closing,
+            prefixes,
+            timestamp,
+            assistant,
+            trim,
+        );
+        JsCleaner(Cleaner::new(&options))
+    }
+
+    /// Takes a chunk; returns the text that is now final.
+    pub fn push(&mut self, chunk: &str) -> String {
+        self.0.push(chunk)
+    }
+
+    /// Ends the text; returns what was held back.
+    pub fn finish(&mut self) -> String {
+        self.0.finish()
+    }
+
+    /// The removed reasoning, once known.
+    pub fn reasoning(&self) -> Option<String> {
+        self.0.reasoning().map(str::to_owned)
+    }
+
+    /// The text of a reasoning block still open.
+    #[wasm_bindgen(js_name = pendingReasoning)]
+    pub fn pending_reasoning(&self) -> Option<String> {
+        self.0.pending_reasoning().map(str::to_owned)
+    }
 }
