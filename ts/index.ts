@@ -4,6 +4,10 @@
  */
 export { parseAndRepair, repairJson, parseDetailed, repairKinds } from './repair.js';
 export type { RepairOptions, RepairRecord, ParseResult } from './repair.js';
+export { clean, cleanDetailed, StreamCleaner, COMMON_THINK_TAGS } from './clean.js';
+export type { CleanOptions, CleanResult, ThinkTag } from './clean.js';
+export { createCleanStream, cleanChunks } from './streams.js';
+export type { CleanStreamHooks, TextChunk } from './streams.js';
 export { LLMResponseSanitizer } from './sanitizer.js';
 export { JsonRepairError } from './errors.js';
 export type { JsonRepairErrorKind, JsonRepairErrorFields } from './errors.js';

@@ -3,7 +3,7 @@
  * bindings. It owns initialization (synchronous from bytes in Node, fetched in browsers) and decodes the
  * binding layer's results, which cross as one string so that `JSON.parse` builds every object.
  */
-import initAsync, { initSync, repairText, repairKinds } from '../pkg/llm_response_sanitizer.js';
+import initAsync, { initSync, repairText, repairKinds, cleanText, Cleaner } from '../pkg/llm_response_sanitizer.js';
 
 let ready = false;
 let pending: Promise<void> | undefined;
@@ -93,4 +93,38 @@ export function listRepairKinds(): readonly RepairKindInfo[] {
   assertReady();
   kinds ??= Object.freeze((JSON.parse(repairKinds()) as RepairKindInfo[]).map((k) => Object.freeze(k)));
   return kinds;
+}
+
+/** Cleaner options as the core takes them: validated, defaults filled in, tag pairs flattened. */
+export interface CoreCleanOptions {
+  /** Start and end tags alternately. */
+  tags: string[];
+  /** Characters allowed before the opening tag; `Infinity` for no limit. */
+  grace: number;
+  onlyClosing: boolean;
+  prefixes: string[];
+  timestamp: boolean;
+  assistant: boolean;
+  trim: boolean;
+}
+
+/** Cleans a whole text in the core. */
+export function callClean(text: string, o: CoreCleanOptions): string {
+  assertReady();
+  return cleanText(text, o.tags, o.grace, o.onlyClosing, o.prefixes, o.timestamp, o.assistant, o.trim);
+}
+
+/** The core's streaming cleaner. Freed by `free()`, or by the module's finalization registry. */
+export interface CoreCleaner {
+  push(chunk: string): string;
+  finish(): string;
+  reasoning(): string | undefined;
+  pendingReasoning(): string | undefined;
+  free(): void;
+}
+
+/** A streaming cleaner in the core. */
+export function newCleaner(o: CoreCleanOptions): CoreCleaner {
+  assertReady();
+  return new Cleaner(o.tags, o.grace, o.onlyClosing, o.prefixes, o.timestamp, o.assistant, o.trim);
 }

@@ -11,6 +11,15 @@ import {
   type RepairOptions,
   type RepairRecord,
   type JsonRepairErrorKind,
+  clean,
+  cleanDetailed,
+  StreamCleaner,
+  createCleanStream,
+  cleanChunks,
+  COMMON_THINK_TAGS,
+  type CleanOptions,
+  type CleanResult,
+  type ThinkTag,
 } from 'llm-response-sanitizer';
 
 await init();
@@ -38,3 +47,32 @@ parseAndRepair(42);
 // @ts-expect-error: status is a closed union
 const wrong: ParseResult['status'] = 'failed';
 void [value, text, status, where, sanitized, codes, wrong];
+
+const cleanOptions: CleanOptions = {
+  thinkTags: [...COMMON_THINK_TAGS, { start: '<plan>', end: '</plan>' }],
+  openingTagGracePeriod: Infinity,
+  responseStartTextToRemove: ['Narrator:'],
+  removeTimestampPrefix: true,
+  removeAssistantPrefix: true,
+  trim: false,
+};
+const cleaned: string = clean('<think>x</think>y', cleanOptions);
+const result: CleanResult = cleanDetailed('<think>x</think>y');
+const thought: string | null = result.reasoning;
+const tag: ThinkTag = COMMON_THINK_TAGS[0]!;
+{
+  using cleaner = new StreamCleaner({ expectOnlyClosingThinkTag: true });
+  const streamed: string = cleaner.push('a</think>b') + cleaner.finish();
+  const pending: string | null = cleaner.pendingReasoning;
+  void [streamed, pending];
+}
+const piped: ReadableStream<string> = new ReadableStream<Uint8Array>().pipeThrough(
+  createCleanStream({}, { onReasoning: (r: string) => void r }),
+);
+for await (const part of cleanChunks(['a', new Uint8Array([98])])) {
+  const p: string = part;
+  void p;
+}
+// @ts-expect-error: tag pairs are objects
+clean('x', { thinkTags: [['<a>', '</a>']] });
+void [cleaned, thought, tag, piped];

@@ -20,3 +20,14 @@ fn deep_nesting_under_wasm_is_a_typed_error() {
     let err = repair(&deep, &RepairOptions::default()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded { limit: 10_000 });
 }
+
+#[wasm_bindgen_test]
+fn every_clean_case_under_wasm() {
+    let cases = super::common::clean_cases();
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|c| super::common::check_clean_case(c).err())
+        .collect();
+    assert!(cases.len() >= 70);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,0 +1,266 @@
+// Cleaning through the npm API: the shared corpus one-shot and under chunkings, a literal JavaScript
+// reading of SPEC §4 as a second opinion, chunking parity on generated text, adapters and errors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import {
+  clean,
+  cleanDetailed,
+  StreamCleaner,
+  createCleanStream,
+  cleanChunks,
+  COMMON_THINK_TAGS,
+} from 'llm-response-sanitizer';
+
+const { cases } = JSON.parse(readFileSync(new URL('../fixtures/clean/cases.json', import.meta.url), 'utf8'));
+
+function streamed(chunks, options) {
+  const s = new StreamCleaner(options);
+  try {
+    return chunks.map((c) => s.push(c)).join('') + s.finish();
+  } finally {
+    s.free();
+  }
+}
+
+/** Every split of `text` into two chunks, at every UTF-16 index (between surrogate halves too). */
+function twoWaySplits(text) {
+  const out = [];
+  for (let i = 0; i <= text.length; i++) out.push([text.slice(0, i), text.slice(i)]);
+  return out;
+}
+
+test('the corpus, one-shot and detailed', () => {
+  assert.ok(cases.length >= 70);
+  for (const c of cases) {
+    assert.equal(clean(c.input, c.options), c.expected, c.name);
+    const d = cleanDetailed(c.input, c.options);
+    assert.equal(d.text, c.expected, c.name);
+    if ('reasoning' in c) assert.equal(d.reasoning, c.reasoning, `${c.name}: reasoning`);
+  }
+});
+
+test('the corpus under every two-way split and one UTF-16 unit per chunk', () => {
+  for (const c of cases) {
+    for (const chunks of twoWaySplits(c.input)) {
+      assert.equal(streamed(chunks, c.options), c.expected, `${c.name} split ${JSON.stringify(chunks)}`);
+    }
+    const units = [''];
+    for (const u of c.input) units.push(...u.split(''), '');
+    assert.equal(streamed(units, c.options), c.expected, `${c.name}: one unit per chunk`);
+  }
+});
+
+// ---- a literal reading of SPEC §4, on whole strings ---------------------------------------------
+
+const WS = /^[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*/u;
+const lstrip = (s) => s.replace(WS, '');
+const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+function specClean(text, o = {}) {
+  const pairs = (o.thinkTags ?? [{ start: o.startThinkTag ?? '<think>', end: o.endThinkTag ?? '</think>' }]).filter(
+    (p) => p.start !== '' && p.end !== '',
+  );
+  const lower = asciiLower(text);
+  const first = (from, tags) => {
+    let best = null;
+    tags.forEach((t, k) => {
+      const i = lower.indexOf(asciiLower(t), from);
+      if (i >= 0 && (best === null || i < best[0])) best = [i, k];
+    });
+    return best;
+  };
+  let t = text;
+  if (pairs.length > 0) {
+    if (o.expectOnlyClosingThinkTag) {
+      const ends = pairs.map((p) => p.end);
+      const hit = first(0, ends);
+      t = hit === null ? '' : text.slice(hit[0] + ends[hit[1]].length);
+    } else {
+      const hit = first(0, pairs.map((p) => p.start));
+      if (hit !== null) {
+        const [i, k] = hit;
+        const ws = text.length - lstrip(text).length;
+        const between = i > ws ? [...text.slice(ws, i)].length : 0;
+        if (between <= (o.openingTagGracePeriod ?? 100)) {
+          const j = lower.indexOf(asciiLower(pairs[k].end), i + pairs[k].start.length);
+          if (j >= 0) t = text.slice(0, i) + text.slice(j + pairs[k].end.length);
+        }
+      }
+    }
+  }
+  t = lstrip(t);
+  const prefixes = typeof o.responseStartTextToRemove === 'string' ? [o.responseStartTextToRemove] : (o.responseStartTextToRemove ?? []);
+  const p = prefixes.find((x) => t.startsWith(x));
+  if (p !== undefined) t = lstrip(t.slice(p.length));
+  if (o.removeTimestampPrefix) t = lstrip(t.replace(/^\[Sent [^\]\r\n]* ago\]/, ''));
+  if (o.removeAssistantPrefix && t.startsWith('Assistant:')) t = lstrip(t.slice('Assistant:'.length));
+  if (o.trim ?? true) t = t.trim();
+  return t;
+}
+
+test('the corpus agrees with the literal reading of the spec', () => {
+  for (const c of cases) assert.equal(specClean(c.input, c.options), c.expected, c.name);
+});
+
+// ---- generated text and chunkings ---------------------------------------------------------------
+
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PIECES = [
+  '<think>', '</think>', '<THINK>', '</Think>', '<thi', 'nk>', '</th', '<thinking>', '</thinking>', '[THINK]',
+  '[/THINK]', ' ', '  ', '\n', '\r\n', '\t', '\u3000', '\ufeff', '\u0085', '😀', '👩‍💻', 'é', 'a', 'Hello, traveller. ',
+  'Assistant:', 'Assistant', '[Sent ', ' ago]', '5 minutes', ']', 'Narrator:', 'Narr', 'Bot:', '{"a":1}',
+  '\ud800', '\udc00',
+];
+const HEADS = ['', '<think>r</think>', 'Assistant: ', '[Sent 5 minutes ago] ', 'Narrator: ', ' \n', '\u3000'];
+
+function genText(r) {
+  let t = '';
+  for (let n = Math.floor(r() * 4); n > 0; n--) t += HEADS[Math.floor(r() * HEADS.length)];
+  for (let n = Math.floor(r() * 14); n > 0; n--) {
+    t += r() < 0.15 ? 'y'.repeat(1 + Math.floor(r() * 130)) : PIECES[Math.floor(r() * PIECES.length)];
+  }
+  return t;
+}
+
+function genOptions(r) {
+  const pick = (xs) => xs[Math.floor(r() * xs.length)];
+  const o = {};
+  const tags = pick(['default', 'default', 'brackets', 'list', 'none']);
+  if (tags === 'brackets') Object.assign(o, { startThinkTag: '[THINK]', endThinkTag: '[/THINK]' });
+  if (tags === 'list') o.thinkTags = COMMON_THINK_TAGS;
+  if (tags === 'none') o.thinkTags = [];
+  if (r() < 0.7) o.openingTagGracePeriod = pick([0, 1, 3, 10, 100, 150, Infinity]);
+  if (r() < 0.3) o.expectOnlyClosingThinkTag = true;
+  if (r() < 0.4) o.responseStartTextToRemove = pick([['Narrator:'], ['Narr', 'Narrator:'], 'Bot:', ['😀', ''], []]);
+  if (r() < 0.5) o.removeTimestampPrefix = true;
+  if (r() < 0.5) o.removeAssistantPrefix = true;
+  if (r() < 0.3) o.trim = false;
+  return o;
+}
+
+/** Lone surrogates become U+FFFD on the way into the core, in every mode alike. */
+const wellFormed = (s) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+
+test('every chunking of generated text equals clean(), which equals the spec reading', () => {
+  const r = rng(2026);
+  for (let i = 0; i < 3000; i++) {
+    const text = genText(r);
+    const options = genOptions(r);
+    const whole = clean(text, options);
+    assert.equal(whole, specClean(wellFormed(text), options), JSON.stringify({ text, options }));
+    const cuts = Array.from({ length: Math.floor(r() * 10) }, () => Math.floor(r() * (text.length + 1))).sort((a, b) => a - b);
+    const chunks = [];
+    let prev = 0;
+    for (const c of cuts) {
+      chunks.push(text.slice(prev, c));
+      prev = c;
+    }
+    chunks.push(text.slice(prev));
+    assert.equal(streamed(chunks, options), whole, JSON.stringify({ chunks, options }));
+  }
+});
+
+test('a surrogate pair split between chunks comes out intact', () => {
+  const text = '<think>🤔</think>😀 ok 👍';
+  const units = text.split('');
+  assert.equal(streamed(units, {}), '😀 ok 👍');
+  const s = new StreamCleaner();
+  assert.equal(s.push('<think>x</think>a\ud83d'), 'a');
+  assert.equal(s.push('\ude00b'), '😀b');
+  assert.equal(s.finish(), '');
+});
+
+test('text that can no longer change is released at once', () => {
+  const s = new StreamCleaner({ openingTagGracePeriod: 20 });
+  assert.equal(s.push('  Hello'), 'Hello');
+  // The space may turn out to be trailing whitespace, so it waits with the partial tag.
+  assert.equal(s.push(' <thi'), '');
+  assert.equal(s.push('nk>plan'), '');
+  assert.equal(s.pendingReasoning, 'plan');
+  assert.equal(s.push('</think> world\n'), '  world');
+  assert.equal(s.reasoning, 'plan');
+  assert.equal(s.finish(), '');
+  s.free();
+});
+
+test('StreamCleaner lifecycle: finish ends it, free is idempotent, using frees it', () => {
+  const s = new StreamCleaner();
+  s.push('<think>why</think>a');
+  assert.equal(s.finish(), '');
+  assert.equal(s.reasoning, 'why');
+  assert.throws(() => s.push('b'), /already finished/);
+  s.free();
+  s.free();
+  assert.equal(s.reasoning, 'why');
+  const t = new StreamCleaner();
+  t.free();
+  assert.throws(() => t.push('x'), /freed/);
+  assert.equal(typeof StreamCleaner.prototype[Symbol.dispose], 'function');
+  const u = new StreamCleaner();
+  u[Symbol.dispose]();
+  assert.throws(() => u.finish(), /freed/);
+});
+
+test('options are validated with clear errors', () => {
+  assert.throws(() => clean(42), TypeError);
+  assert.throws(() => clean('x', 'trim'), TypeError);
+  assert.throws(() => clean('x', { trim: 'yes' }), /trim must be a boolean/);
+  assert.throws(() => clean('x', { openingTagGracePeriod: -1 }), RangeError);
+  assert.throws(() => clean('x', { openingTagGracePeriod: 1.5 }), RangeError);
+  assert.throws(() => clean('x', { startThinkTag: 1 }), /startThinkTag must be a string/);
+  assert.throws(() => clean('x', { thinkTags: [{ start: '<a>' }] }), /thinkTags\[0\]\.end/);
+  assert.throws(() => clean('x', { thinkTags: [], startThinkTag: '<a>' }), /not both/);
+  assert.throws(() => clean('x', { responseStartTextToRemove: [1] }), /responseStartTextToRemove\[0\]/);
+  assert.throws(() => new StreamCleaner({ expectOnlyClosingThinkTag: 1 }), TypeError);
+  assert.throws(() => new StreamCleaner().push(1), TypeError);
+  assert.equal(clean('x'.repeat(500) + '<think>a</think>b', { openingTagGracePeriod: Infinity }), 'x'.repeat(500) + 'b');
+});
+
+test('createCleanStream cleans a byte stream, characters split across chunks included', async () => {
+  const text = '<think>Plan: greet 👋</think>\n\nAssistant: Hello, traveller! ☕\n';
+  const bytes = new TextEncoder().encode(text);
+  const chunks = [];
+  for (let i = 0; i < bytes.length; i += 3) chunks.push(bytes.slice(i, i + 3));
+  let reasoning = null;
+  const body = new ReadableStream({
+    start(c) {
+      for (const ch of chunks) c.enqueue(ch);
+      c.close();
+    },
+  });
+  const parts = [];
+  const stream = body.pipeThrough(createCleanStream({ removeAssistantPrefix: true }, { onReasoning: (r) => (reasoning = r) }));
+  for await (const part of stream) parts.push(part);
+  assert.equal(parts.join(''), 'Hello, traveller! ☕');
+  assert.ok(parts.every((p) => p !== ''));
+  assert.equal(reasoning, 'Plan: greet 👋');
+});
+
+test('cleanChunks cleans an async iterable and frees on early exit', async () => {
+  async function* source() {
+    yield '<think>a</think>';
+    yield 'one ';
+    yield 'two';
+  }
+  let out = '';
+  for await (const part of cleanChunks(source())) out += part;
+  assert.equal(out, 'one two');
+  for await (const part of cleanChunks(['x', ' y'])) {
+    assert.equal(part, 'x');
+    break;
+  }
+  await assert.rejects(async () => {
+    for await (const _ of cleanChunks([42])) void _;
+  }, TypeError);
+});

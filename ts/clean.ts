@@ -1,0 +1,214 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+/**
+ * Text cleaning (SPEC §4): `clean`, `cleanDetailed` and `StreamCleaner`. One state machine in the core
+ * serves both: `clean(text)` is one push plus finish, so every chunking gives the same text.
+ */
+import { callClean, newCleaner, type CoreCleanOptions, type CoreCleaner } from './wasm.js';
+import { assertString } from './errors.js';
+
+/** A pair of tags around a reasoning block. */
+export interface ThinkTag {
+  readonly start: string;
+  readonly end: string;
+}
+
+/** Options of {@link clean} and {@link StreamCleaner}; defaults in brackets. */
+export interface CleanOptions {
+  /** Opening tag [`<think>`], matched ASCII-case-insensitively. */
+  readonly startThinkTag?: string;
+  /** Closing tag [`</think>`]. */
+  readonly endThinkTag?: string;
+  /**
+   * Several tag pairs instead of `startThinkTag`/`endThinkTag` (not both): the earliest opening tag
+   * wins, at one position the pair listed first. `[]` turns reasoning removal off.
+   */
+  readonly thinkTags?: readonly ThinkTag[];
+  /** Characters (code points) allowed between the leading whitespace and the opening tag [100]; `Infinity` for any. */
+  readonly openingTagGracePeriod?: number;
+  /** Remove everything through the first closing tag; without one the result is empty [false]. */
+  readonly expectOnlyClosingThinkTag?: boolean;
+  /** Remove the first of these the text starts with, once, case-sensitively [[]]. */
+  readonly responseStartTextToRemove?: readonly string[] | string;
+  /** Remove a leading `[Sent … ago]` [false]. */
+  readonly removeTimestampPrefix?: boolean;
+  /** Remove a leading `Assistant:` [false]. */
+  readonly removeAssistantPrefix?: boolean;
+  /** Trim both ends [true]. Leading whitespace is removed either way. */
+  readonly trim?: boolean;
+}
+
+/** The result of {@link cleanDetailed}. */
+export interface CleanResult {
+  /** The cleaned text, equal to `clean(text, options)`. */
+  readonly text: string;
+  /** The removed reasoning without its tags, or `null` when nothing was removed. */
+  readonly reasoning: string | null;
+}
+
+/** Tag pairs that models commonly use for reasoning, for `thinkTags`. */
+export const COMMON_THINK_TAGS: readonly ThinkTag[] = Object.freeze(
+  [
+    ['<think>', '</think>'],
+    ['<thinking>', '</thinking>'],
+    ['<reasoning>', '</reasoning>'],
+    ['<reflection>', '</reflection>'],
+    ['[THINK]', '[/THINK]'],
+    ['<|channel|>analysis<|message|>', '<|start|>assistant<|channel|>final<|message|>'],
+  ].map(([start, end]) => Object.freeze({ start: start!, end: end! })),
+);
+
+function flag(o: CleanOptions, key: keyof CleanOptions, fallback: boolean, where: string): boolean {
+  const v = o[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'boolean') throw new TypeError(`${where}: ${key} must be a boolean, got ${typeof v}`);
+  return v;
+}
+
+function text(v: unknown, name: string, where: string): string {
+  if (typeof v !== 'string') throw new TypeError(`${where}: ${name} must be a string, got ${typeof v}`);
+  return v;
+}
+
+/** Validates options and fills in defaults. */
+function coreOptions(options: CleanOptions | undefined, where: string): CoreCleanOptions {
+  const o: CleanOptions = options ?? {};
+  if (typeof o !== 'object' || o === null) throw new TypeError(`${where}: options must be an object`);
+  let tags: string[];
+  if (o.thinkTags !== undefined) {
+    if (o.startThinkTag !== undefined || o.endThinkTag !== undefined) {
+      throw new TypeError(`${where}: give either thinkTags or startThinkTag/endThinkTag, not both`);
+    }
+    if (!Array.isArray(o.thinkTags)) throw new TypeError(`${where}: thinkTags must be an array of {start, end}`);
+    tags = [];
+    o.thinkTags.forEach((pair: ThinkTag, i: number) => {
+      if (typeof pair !== 'object' || pair === null) throw new TypeError(`${where}: thinkTags[${i}] must be {start, end}`);
+      tags.push(text(pair.start, `thinkTags[${i}].start`, where), text(pair.end, `thinkTags[${i}].end`, where));
+    });
+  } else {
+    tags = [
+      o.startThinkTag === undefined ? '<think>' : text(o.startThinkTag, 'startThinkTag', where),
+      o.endThinkTag === undefined ? '</think>' : text(o.endThinkTag, 'endThinkTag', where),
+    ];
+  }
+  const grace = o.openingTagGracePeriod ?? 100;
+  if (typeof grace !== 'number' || !(grace === Infinity || (Number.isInteger(grace) && grace >= 0))) {
+    throw new RangeError(`${where}: openingTagGracePeriod must be a non-negative integer or Infinity, got ${String(grace)}`);
+  }
+  let prefixes: string[] = [];
+  const p = o.responseStartTextToRemove;
+  if (typeof p === 'string') prefixes = [p];
+  else if (Array.isArray(p)) prefixes = p.map((s: unknown, i: number) => text(s, `responseStartTextToRemove[${i}]`, where));
+  else if (p !== undefined) throw new TypeError(`${where}: responseStartTextToRemove must be an array of strings`);
+  return {
+    tags,
+    grace,
+    onlyClosing: flag(o, 'expectOnlyClosingThinkTag', false, where),
+    prefixes,
+    timestamp: flag(o, 'removeTimestampPrefix', false, where),
+    assistant: flag(o, 'removeAssistantPrefix', false, where),
+    trim: flag(o, 'trim', true, where),
+  };
+}
+
+/**
+ * The cleaned response (SPEC §4): the first reasoning block, prefixes and surrounding whitespace removed.
+ * Lone surrogates (invalid UTF-16) come out as U+FFFD, the same way in every mode.
+ *
+ * @throws {TypeError} when `text` is not a string or an option has the wrong type.
+ * @throws {RangeError} when `openingTagGracePeriod` is not a non-negative integer or `Infinity`.
+ */
+export function clean(text: string, options?: CleanOptions): string {
+  assertString(text, 'clean');
+  return callClean(text, coreOptions(options, 'clean'));
+}
+
+/** Like {@link clean}, and also returns the removed reasoning text. */
+export function cleanDetailed(text: string, options?: CleanOptions): CleanResult {
+  assertString(text, 'cleanDetailed');
+  const cleaner = newCleaner(coreOptions(options, 'cleanDetailed'));
+  try {
+    const out = cleaner.push(text) + cleaner.finish();
+    return { text: out, reasoning: cleaner.reasoning() ?? null };
+  } finally {
+    cleaner.free();
+  }
+}
+
+/** A high surrogate (the first half of a pair). */
+function isHigh(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/**
+ * Cleans a response as it streams: `push` returns the text that can no longer change, `finish` the
+ * rest. Joining every result gives exactly `clean(whole, options)`, however the text was split (a
+ * surrogate pair split between chunks is put back together). Free it with `free()` or `using`; one
+ * that is dropped is reclaimed by a `FinalizationRegistry`.
+ */
+export class StreamCleaner {
+  #core: CoreCleaner | null;
+  #high = '';
+  #finished = false;
+  #reasoning: string | null = null;
+
+  constructor(options?: CleanOptions) {
+    this.#core = newCleaner(coreOptions(options, 'StreamCleaner'));
+  }
+
+  #live(where: string): CoreCleaner {
+    if (this.#core === null) throw new Error(`StreamCleaner.${where}: the cleaner has been freed`);
+    if (this.#finished) throw new Error(`StreamCleaner.${where}: the cleaner has already finished`);
+    return this.#core;
+  }
+
+  /** Takes the next chunk; returns the cleaned text that is now final (often `''`). */
+  push(chunk: string): string {
+    assertString(chunk, 'StreamCleaner.push');
+    const core = this.#live('push');
+    let text = this.#high === '' ? chunk : this.#high + chunk;
+    this.#high = '';
+    if (text.length > 0 && isHigh(text.charCodeAt(text.length - 1))) {
+      // Hold the first half of a surrogate pair until its second half arrives.
+      this.#high = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    return text === '' ? '' : core.push(text);
+  }
+
+  /** Ends the stream; returns what was held back. Further pushes throw. */
+  finish(): string {
+    const core = this.#live('finish');
+    const tail = this.#high === '' ? '' : core.push(this.#high);
+    this.#high = '';
+    const out = tail + core.finish();
+    this.#finished = true;
+    this.#reasoning = core.reasoning() ?? null;
+    return out;
+  }
+
+  /** The removed reasoning, once a block has been removed (at the latest after `finish`); else `null`. */
+  get reasoning(): string | null {
+    if (this.#core === null || this.#finished) return this.#reasoning;
+    return this.#core.reasoning() ?? null;
+  }
+
+  /**
+   * The text of a reasoning block that is open but not closed yet. Provisional: if the stream ends
+   * before the closing tag, the block is given back as answer text.
+   */
+  get pendingReasoning(): string | null {
+    if (this.#core === null || this.#finished) return null;
+    return this.#core.pendingReasoning() ?? null;
+  }
+
+  /** Releases the core's memory. Idempotent. */
+  free(): void {
+    if (this.#core !== null && !this.#finished) this.#reasoning = this.#core.reasoning() ?? null;
+    this.#core?.free();
+    this.#core = null;
+  }
+
+  [Symbol.dispose](): void {
+    this.free();
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Stream adapters: a WHATWG `TransformStream` and an async-iterable form of the {@link StreamCleaner},
+ * so a `fetch` body (bytes or text) goes straight through cleaning.
+ */
+import { StreamCleaner, type CleanOptions } from './clean.js';
+
+/** Hooks of the cleaning adapters. */
+export interface CleanStreamHooks {
+  /** Called once with the removed reasoning, as soon as it is known. */
+  readonly onReasoning?: (reasoning: string) => void;
+}
+
+/** A chunk the adapters accept: text, or UTF-8 bytes (decoded across chunk boundaries). */
+export type TextChunk = string | ArrayBufferView | ArrayBuffer;
+
+/** Turns chunks of text or UTF-8 bytes into text, keeping characters split between chunks intact. */
+class ChunkDecoder {
+  #decoder: TextDecoder | undefined;
+
+  text(chunk: TextChunk): string {
+    if (typeof chunk === 'string') return chunk;
+    if (!ArrayBuffer.isView(chunk) && !(chunk instanceof ArrayBuffer)) {
+      throw new TypeError(`clean stream: chunks must be strings or bytes, got ${chunk === null ? 'null' : typeof chunk}`);
+    }
+    this.#decoder ??= new TextDecoder('utf-8');
+    return this.#decoder.decode(chunk, { stream: true });
+  }
+
+  end(): string {
+    return this.#decoder?.decode() ?? '';
+  }
+}
+
+/** Runs one cleaner over a sequence of chunks; reports reasoning once. */
+class CleanPump {
+  readonly #cleaner: StreamCleaner;
+  readonly #decoder = new ChunkDecoder();
+  readonly #hooks: CleanStreamHooks;
+  #reported = false;
+
+  constructor(options: CleanOptions | undefined, hooks: CleanStreamHooks | undefined) {
+    this.#cleaner = new StreamCleaner(options);
+    this.#hooks = hooks ?? {};
+  }
+
+  push(chunk: TextChunk): string {
+    const out = this.#cleaner.push(this.#decoder.text(chunk));
+    this.#report();
+    return out;
+  }
+
+  finish(): string {
+    const tail = this.#decoder.end();
+    const out = (tail === '' ? '' : this.#cleaner.push(tail)) + this.#cleaner.finish();
+    this.#report();
+    this.free();
+    return out;
+  }
+
+  free(): void {
+    this.#cleaner.free();
+  }
+
+  #report(): void {
+    if (this.#reported || this.#hooks.onReasoning === undefined) return;
+    const r = this.#cleaner.reasoning;
+    if (r !== null) {
+      this.#reported = true;
+      this.#hooks.onReasoning(r);
+    }
+  }
+}
+
+/**
+ * A `TransformStream` that cleans text as it flows: `response.body.pipeThrough(createCleanStream())`.
+ * Empty results are not enqueued. The output, joined, equals `clean(whole input, options)`.
+ */
+export function createCleanStream(
+  options?: CleanOptions,
+  hooks?: CleanStreamHooks,
+): TransformStream<TextChunk, string> {
+  const pump = new CleanPump(options, hooks);
+  return new TransformStream<TextChunk, string>({
+    transform(chunk, controller) {
+      const out = pump.push(chunk);
+      if (out !== '') controller.enqueue(out);
+    },
+    flush(controller) {
+      const out = pump.finish();
+      if (out !== '') controller.enqueue(out);
+    },
+    // Called when the stream is cancelled or aborted (where supported); otherwise finalization frees it.
+    cancel() {
+      pump.free();
+    },
+  } as Transformer<TextChunk, string>);
+}
+
+/**
+ * Cleans an (async) iterable of chunks, yielding cleaned text as it becomes final. The cleaner is freed
+ * when the loop ends, early exits included.
+ */
+export async function* cleanChunks(
+  source: AsyncIterable<TextChunk> | Iterable<TextChunk>,
+  options?: CleanOptions,
+  hooks?: CleanStreamHooks,
+): AsyncGenerator<string, void, undefined> {
+  const pump = new CleanPump(options, hooks);
+  try {
+    for await (const chunk of source) {
+      const out = pump.push(chunk);
+      if (out !== '') yield out;
+    }
+    const out = pump.finish();
+    if (out !== '') yield out;
+  } finally {
+    pump.free();
+  }
+}
