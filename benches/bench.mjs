@@ -5,7 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { parseAndRepair, repairJson } from 'llm-response-sanitizer';
+import { parseAndRepair, repairJson, clean, StreamCleaner } from 'llm-response-sanitizer';
 import { jsonrepair } from 'jsonrepair';
 import { repairJson as toolsyRepair } from '@toolsycc/json-repair';
 import { parse as partialParse } from 'partial-json';
@@ -219,7 +219,53 @@ for (const n of names) {
   out(`| ${n} | ${verdict} |`);
 }
 
-// 7. Size.
+// 7. Cleaning (SPEC §4): one-shot against a hand-rolled regex stripper, streaming against re-cleaning the
+// growing buffer at every chunk (what hand-rolled streaming strippers do), and linear growth.
+out();
+out('## Cleaning: clean() and StreamCleaner');
+out();
+const turn = (bytes) => {
+  const thought = 'The merchant eyes me warily; I should be polite and ask about the sword. '.repeat(Math.ceil(bytes / 5 / 74));
+  const speech = '"Good morning! Might I see the blade on the wall? I have coin, and a story to go with it." '.repeat(Math.ceil((bytes * 4) / 5 / 90));
+  return `<think>\n${thought}\n</think>\n\nAssistant: ${speech}\n`;
+};
+const cleanOptions = { removeAssistantPrefix: true };
+const regexStrip = (t) => t.replace(/^\s*<think>[\s\S]*?<\/think>/i, '').replace(/^\s*Assistant:\s*/, '').trim();
+const turn2k = turn(2_000);
+if (clean(turn2k, cleanOptions) !== regexStrip(turn2k)) throw new Error('bench: cleaning workloads disagree');
+const [cOurs, cRegex] = rates([(t) => clean(t, cleanOptions), regexStrip], [turn2k]);
+out('| workload | ours | comparison | ratio |');
+out('| --- | ---: | ---: | ---: |');
+out(`| 2 KB turn, clean() vs a regex stripper | ${mbps(cOurs, turn2k.length)} MB/s | ${mbps(cRegex, turn2k.length)} MB/s | ${fmt(cOurs / cRegex, 2)}× |`);
+const streamOnce = (t, size) => {
+  const s = new StreamCleaner(cleanOptions);
+  let outText = '';
+  for (let i = 0; i < t.length; i += size) outText += s.push(t.slice(i, i + size));
+  outText += s.finish();
+  s.free();
+  return outText;
+};
+const recleanEachChunk = (t, size) => {
+  let emitted = '';
+  for (let i = 0; i < t.length; i += size) {
+    const now = regexStrip(t.slice(0, i + size));
+    if (now.startsWith(emitted)) emitted = now;
+  }
+  return emitted;
+};
+const t100k = turn(100_000);
+const t1m = turn(1_000_000);
+if (streamOnce(t100k, 10) !== clean(t100k, cleanOptions)) throw new Error('bench: streamed text differs from clean()');
+const ms = (ns) => (ns / 1e6).toFixed(1);
+const s100 = medianTime((t) => streamOnce(t, 10), t100k, 3);
+const s1m = medianTime((t) => streamOnce(t, 100), t1m, 3);
+const s1m10 = medianTime((t) => streamOnce(t, 10), t1m, 3);
+const naive100 = quick ? NaN : medianTime((t) => recleanEachChunk(t, 10), t100k, 1);
+out(`| 100 KB in 10-char chunks, StreamCleaner vs re-cleaning the buffer per chunk | ${ms(s100)} ms | ${quick ? 'skipped' : `${ms(naive100)} ms`} | ${quick ? '–' : `${fmt(naive100 / s100)}×`} |`);
+out(`| 1 MB in 100-char chunks, StreamCleaner | ${ms(s1m)} ms | | |`);
+out(`| growth: 1 MB / 100 KB, both in 10-char chunks (linear ≈ 10) | ${fmt(s1m10 / s100)} | | |`);
+
+// 8. Size.
 const wasm = readFileSync(new URL('../pkg/llm_response_sanitizer_bg.wasm', import.meta.url));
 out();
 out(`## Size (bar: ≤ 100 KB gzipped)`);

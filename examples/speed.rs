@@ -1,4 +1,5 @@
-//! Times the core on a file: `cargo run --release --example speed -- FILE [ITERATIONS]` (a profiling aid;
+//! Times the core on a file: `cargo run --release --example speed -- FILE [ITERATIONS]`, the repairer,
+//! or with `SPEED_CLEAN=1` the cleaner (a profiling aid;
 //! the competitive figures come from `npm run bench`).
 
 fn main() {
@@ -10,10 +11,19 @@ fn main() {
         assume_invalid: true,
         ..Default::default()
     };
+    let cleaning = std::env::var("SPEED_CLEAN").is_ok();
+    let clean_opts = llm_response_sanitizer::CleanOptions {
+        remove_assistant_prefix: true,
+        ..Default::default()
+    };
     let start = std::time::Instant::now();
     let mut bytes = 0;
     for _ in 0..n {
-        bytes += llm_response_sanitizer::repair(&text, &opts).map_or(0, |o| o.json.len());
+        bytes += if cleaning {
+            llm_response_sanitizer::clean(&text, &clean_opts).len()
+        } else {
+            llm_response_sanitizer::repair(&text, &opts).map_or(0, |o| o.json.len())
+        };
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
