@@ -3,22 +3,32 @@
  * bindings. It owns initialization (synchronous from bytes in Node, fetched in browsers) and decodes the
  * binding layer's results, which cross as one string so that `JSON.parse` builds every object.
  */
-import initAsync, { initSync, repairText, repairKinds, cleanText, Cleaner } from '../pkg/llm_response_sanitizer.js';
+import initAsync, {
+  initSync,
+  inputBuffer,
+  repairText,
+  repairKinds,
+  cleanText,
+  Cleaner,
+  type InitOutput,
+} from '../pkg/llm_response_sanitizer.js';
 
 let ready = false;
+let exports: InitOutput | undefined;
 let pending: Promise<void> | undefined;
 
 /** Initializes the module from bytes or a compiled module (Node entry). */
 export function initFromBytes(bytes: BufferSource | WebAssembly.Module): void {
   if (ready) return;
-  initSync({ module: bytes });
+  exports = initSync({ module: bytes });
   ready = true;
 }
 
 /** Initializes the module by fetching it (browser entry); idempotent and safe to call concurrently. */
 export function initFromUrl(url: URL | string | Request | Response | BufferSource | WebAssembly.Module): Promise<void> {
   if (ready) return Promise.resolve();
-  pending ??= initAsync({ module_or_path: url }).then(() => {
+  pending ??= initAsync({ module_or_path: url }).then((out) => {
+    exports = out;
     ready = true;
   });
   return pending;
@@ -33,6 +43,21 @@ function assertReady(): void {
   if (!ready) {
     throw new Error('llm-response-sanitizer: the WebAssembly module is not initialized yet; call `await init()` first');
   }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Writes `text` as UTF-8 into the core's input buffer and returns its length in bytes. Text crosses
+ * this way because `encodeInto` straight into linear memory is several times faster than the generated
+ * glue's per-character copy. Lone surrogates become U+FFFD, as with any UTF-8 encoding.
+ */
+function writeInput(text: string): number {
+  assertReady();
+  // At most 3 bytes per UTF-16 code unit.
+  const capacity = text.length * 3;
+  const at = inputBuffer(capacity);
+  return encoder.encodeInto(text, new Uint8Array(exports!.memory.buffer, at, capacity)).written;
 }
 
 /** A successful repair as decoded from the binding. */
@@ -71,7 +96,7 @@ export function callRepair(
   ascii: boolean,
 ): RawRepairOk | RawRepairErr {
   assertReady();
-  const out = repairText(text, maxDepth, maxInputLength, forbid, assumeInvalid, report, ascii);
+  const out = repairText(writeInput(text), maxDepth, maxInputLength, forbid, assumeInvalid, report, ascii);
   if (out.charCodeAt(0) === 69 /* E */) {
     return { ok: false, error: JSON.parse(out.slice(1)) };
   }
@@ -111,7 +136,7 @@ export interface CoreCleanOptions {
 /** Cleans a whole text in the core. */
 export function callClean(text: string, o: CoreCleanOptions): string {
   assertReady();
-  return cleanText(text, o.tags, o.grace, o.onlyClosing, o.prefixes, o.timestamp, o.assistant, o.trim);
+  return cleanText(writeInput(text), o.tags, o.grace, o.onlyClosing, o.prefixes, o.timestamp, o.assistant, o.trim);
 }
 
 /** The core's streaming cleaner. Freed by `free()`, or by the module's finalization registry. */
@@ -126,5 +151,12 @@ export interface CoreCleaner {
 /** A streaming cleaner in the core. */
 export function newCleaner(o: CoreCleanOptions): CoreCleaner {
   assertReady();
-  return new Cleaner(o.tags, o.grace, o.onlyClosing, o.prefixes, o.timestamp, o.assistant, o.trim);
+  const core = new Cleaner(o.tags, o.grace, o.onlyClosing, o.prefixes, o.timestamp, o.assistant, o.trim);
+  return {
+    push: (chunk) => core.push(writeInput(chunk)),
+    finish: () => core.finish(),
+    reasoning: () => core.reasoning(),
+    pendingReasoning: () => core.pendingReasoning(),
+    free: () => core.free(),
+  };
 }
