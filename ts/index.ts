@@ -11,7 +11,7 @@ export type { CleanStreamHooks, TextChunk } from './streams.js';
 export { LLMResponseSanitizer } from './sanitizer.js';
 export { JsonRepairError } from './errors.js';
 export type { JsonRepairErrorKind, JsonRepairErrorFields } from './errors.js';
-export { isReady } from './wasm.js';
+export { isReady, wasmMemorySize } from './wasm.js';
 
 /** Prepares the WebAssembly module. Idempotent: Node is ready on import; browsers fetch the `.wasm` once. */
 export declare function init(source?: URL | string | BufferSource | WebAssembly.Module): Promise<void>;

@@ -46,6 +46,8 @@ function assertReady(): void {
 }
 
 const encoder = new TextEncoder();
+/** A view of the core's input buffer, reused while it is big enough and the memory has not grown. */
+let input: Uint8Array | undefined;
 
 /**
  * Writes `text` as UTF-8 into the core's input buffer and returns its length in bytes. Text crosses
@@ -56,8 +58,21 @@ function writeInput(text: string): number {
   assertReady();
   // At most 3 bytes per UTF-16 code unit.
   const capacity = text.length * 3;
-  const at = inputBuffer(capacity);
-  return encoder.encodeInto(text, new Uint8Array(exports!.memory.buffer, at, capacity)).written;
+  const buffer = exports!.memory.buffer;
+  const stale = input === undefined || input.buffer !== buffer || input.length < capacity;
+  if (stale || (input!.length > 1 << 20 && input!.length > capacity * 8)) {
+    // The core (re)allocates only here, so a cached view stays valid until the next call.
+    const at = inputBuffer(capacity);
+    const now = exports!.memory.buffer;
+    input = new Uint8Array(now, at, capacity);
+  }
+  return encoder.encodeInto(text, input!).written;
+}
+
+/** Bytes of linear memory the core holds (it grows, never shrinks): a diagnostic for leak checks. */
+export function wasmMemorySize(): number {
+  assertReady();
+  return exports!.memory.buffer.byteLength;
 }
 
 /** A successful repair as decoded from the binding. */
