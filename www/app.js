@@ -1,5 +1,5 @@
 // The demo page: repairs what is pasted, shows the JSON, and highlights each repair at its position.
-import { init, parseDetailed } from '/dist/browser.js';
+import { init, parseDetailed, cleanDetailed, COMMON_THINK_TAGS } from '/dist/browser.js';
 import { samples } from './samples.js';
 
 const $ = (id) => document.getElementById(id);
@@ -24,8 +24,13 @@ function highlight(text, repairs) {
   return html + escapeHtml(text.slice(at));
 }
 
+const cleanOptions = { thinkTags: COMMON_THINK_TAGS, removeAssistantPrefix: true };
+
 function render() {
   const text = input.value;
+  const cleaned = cleanDetailed(text, cleanOptions);
+  $('cleaned').textContent = cleaned.text;
+  $('reasoning').textContent = cleaned.reasoning ?? '(none)';
   const status = $('status');
   try {
     const r = parseDetailed(text);

@@ -24,6 +24,8 @@ test('the demo repairs a pasted response and highlights each repair', async () =
   await page.goto(base);
   await page.waitForSelector('body[data-ready="true"]');
   assert.match(await page.textContent('#output'), /"chosenIndex": 3/);
+  assert.match(await page.textContent('#reasoning'), /^\nThe goblin is wounded/);
+  assert.match(await page.textContent('#cleaned'), /^Here is my action:\n```json/);
 
   await page.fill('#input', "Sure!\n{'name': 'Ada', 'active': True, tags: ['x',],");
   const out = JSON.parse(await page.textContent('#output'));
@@ -33,6 +35,10 @@ test('the demo repairs a pasted response and highlights each repair', async () =
   for (const k of ['single_quotes', 'python_literal', 'unquoted_key', 'trailing_comma', 'unclosed_container']) assert.ok(kinds.includes(k), k);
   const marks = await page.$$eval('#highlighted mark', (els) => els.map((e) => e.textContent));
   assert.ok(marks.includes('T'), `a mark on True: ${marks}`);
+
+  await page.fill('#input', '<THINKING>hmm</THINKING>\n\nAssistant:  Hello there!  ');
+  assert.equal(await page.textContent('#cleaned'), 'Hello there!');
+  assert.equal(await page.textContent('#reasoning'), 'hmm');
 
   await page.fill('#input', 'I cannot help with that.');
   assert.equal(await page.textContent('#status'), 'no_json');
