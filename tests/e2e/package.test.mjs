@@ -60,13 +60,16 @@ test('Node ESM import of the installed tarball', () => {
     await init();
     const v = parseAndRepair("<think>x</think>{'a': True,}");
     let kind; try { parseAndRepair('nope'); } catch (e) { kind = e instanceof JsonRepairError && e.kind; }
-    console.log(JSON.stringify({ v, kind }));`], { cwd: scratch, encoding: 'utf8' });
-  assert.deepEqual(JSON.parse(out), { v: { a: true }, kind: 'no_json' });
+    const { clean, StreamCleaner } = await import('llm-response-sanitizer');
+    const s = new StreamCleaner();
+    const c = s.push('<thi') + s.push('nk>x</think> Hi 😀 ') + s.finish();
+    console.log(JSON.stringify({ v, kind, c, one: clean('<think>x</think> Hi 😀 ') }));`], { cwd: scratch, encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(out), { v: { a: true }, kind: 'no_json', c: 'Hi 😀', one: 'Hi 😀' });
 });
 
 test('Node require() of the installed tarball', () => {
-  const out = execFileSync('node', ['-e', `const m = require('llm-response-sanitizer'); console.log(m.repairJson('[1, 2,'))`], { cwd: scratch, encoding: 'utf8' });
-  assert.equal(out.trim(), '[1,2]');
+  const out = execFileSync('node', ['-e', `const m = require('llm-response-sanitizer'); console.log(m.repairJson('[1, 2,'), m.clean('<think>a</think>b'))`], { cwd: scratch, encoding: 'utf8' });
+  assert.equal(out.trim(), '[1,2] b');
 });
 
 /** Runs every fixture through the page's `window.api` and returns the names that disagree. */
@@ -86,6 +89,21 @@ async function corpusInPage(page) {
   }, fixtures);
 }
 
+/** Runs every cleaning case through the page's `window.api`, one-shot and one UTF-16 unit per chunk. */
+async function cleanCasesInPage(page) {
+  const { cases } = JSON.parse(readFileSync(new URL('../fixtures/clean/cases.json', import.meta.url), 'utf8'));
+  return page.evaluate((cases) => {
+    const bad = [];
+    for (const c of cases) {
+      const s = new window.api.StreamCleaner(c.options);
+      const streamed = c.input.split('').map((u) => s.push(u)).join('') + s.finish();
+      s.free();
+      if (window.api.clean(c.input, c.options) !== c.expected || streamed !== c.expected) bad.push(c.name);
+    }
+    return { bad, count: cases.length };
+  }, cases);
+}
+
 test('a browser page without a bundler imports the package and runs the corpus', async () => {
   writeFileSync(join(scratch, 'plain.html'), `<!doctype html><link rel="icon" href="data:,"><script type="module">
     import * as api from './node_modules/llm-response-sanitizer/dist/browser.js';
@@ -102,6 +120,9 @@ test('a browser page without a bundler imports the package and runs the corpus',
   const { bad, count } = await corpusInPage(page);
   assert.ok(count >= 80);
   assert.deepEqual(bad, []);
+  const cleaning = await cleanCasesInPage(page);
+  assert.ok(cleaning.count >= 70);
+  assert.deepEqual(cleaning.bad, []);
   assert.deepEqual(errors, []);
 });
 
@@ -122,5 +143,6 @@ test('a Vite production build of an app that imports the package', async () => {
   await page.waitForFunction(() => document.title === 'ready');
   const { bad } = await corpusInPage(page);
   assert.deepEqual(bad, []);
+  assert.deepEqual((await cleanCasesInPage(page)).bad, []);
   assert.deepEqual(errors, []);
 });
