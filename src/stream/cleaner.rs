@@ -165,8 +165,6 @@ enum Think {
         held: String,
         /// Stream offset of `held[0]`.
         base: usize,
-        /// Bytes seen so far.
-        seen: usize,
         /// Still inside the leading whitespace.
         in_lead: bool,
         /// Characters seen since the leading whitespace ended.
@@ -277,7 +275,6 @@ impl Cleaner {
             Think::Search {
                 held: String::new(),
                 base: 0,
-                seen: 0,
                 in_lead: true,
                 count: 0,
                 limit: None,
@@ -390,13 +387,14 @@ impl Cleaner {
             }
             Think::Search {
                 held,
-                seen,
+                base,
                 in_lead,
                 count,
                 limit,
-                ..
             } => {
                 if limit.is_none() {
+                    // Stream offset of the chunk's first byte.
+                    let seen = *base + held.len();
                     for (i, c) in chunk.char_indices() {
                         if *in_lead {
                             if is_js_whitespace(c) {
@@ -406,13 +404,12 @@ impl Cleaner {
                         }
                         // `count` is this character's distance from the end of the leading whitespace.
                         if *count > self.grace {
-                            *limit = Some(*seen + i);
+                            *limit = Some(seen + i);
                             break;
                         }
                         *count += 1;
                     }
                 }
-                *seen += chunk.len();
                 held.push_str(chunk);
             }
             Think::Inside { block, .. } => block.push_str(chunk),
