@@ -175,8 +175,9 @@ export class StreamCleaner {
     return text === '' ? '' : core.push(text);
   }
 
-  /** Ends the stream; returns what was held back. Further pushes throw. */
+  /** Ends the stream; returns what was held back. Further pushes throw; finishing again returns `''`. */
   finish(): string {
+    if (this.#finished && this.#core !== null) return '';
     const core = this.#live('finish');
     const tail = this.#high === '' ? '' : core.push(this.#high);
     this.#high = '';

@@ -200,6 +200,7 @@ test('StreamCleaner lifecycle: finish ends it, free is idempotent, using frees i
   assert.equal(s.finish(), '');
   assert.equal(s.reasoning, 'why');
   assert.throws(() => s.push('b'), /already finished/);
+  assert.equal(s.finish(), '');
   s.free();
   s.free();
   assert.equal(s.reasoning, 'why');
