@@ -8,7 +8,7 @@
 use crate::position::{locate_all, Location};
 use crate::repair::json_string;
 use crate::{
-    ascii_json, clean, repair, CleanOptions, Cleaner, Error, ErrorKind, RepairKind, RepairOptions,
+    ascii_json, repair, CleanOptions, Cleaner, Error, ErrorKind, RepairKind, RepairOptions,
     RepairSet, ThinkTag,
 };
 use std::cell::RefCell;
@@ -223,38 +223,13 @@ fn clean_options(
     }
 }
 
-/// Cleans a whole response (one push plus finish).
-#[wasm_bindgen(js_name = cleanText)]
-#[allow(clippy::too_many_arguments)]
-pub fn clean_text(
-    len: usize,
-    tags: Vec<String>,
-    grace: f64,
-    only_closing: bool,
-    prefixes: Vec<String>,
-    timestamp: bool,
-    assistant: bool,
-    trim: bool,
-) -> String {
-    let options = clean_options(
-        tags,
-        grace,
-        only_closing,
-        prefixes,
-        timestamp,
-        assistant,
-        trim,
-    );
-    with_input(len, |text| clean(text, &options))
-}
-
 /// The streaming cleaner.
 #[wasm_bindgen(js_name = Cleaner)]
 pub struct JsCleaner(Cleaner);
 
 #[wasm_bindgen(js_class = Cleaner)]
 impl JsCleaner {
-    /// A cleaner with the options of [`clean_text`].
+    /// A cleaner with the options the TypeScript side validated (see [`clean_options`]).
     #[wasm_bindgen(constructor)]
     pub fn new(
         tags: Vec<String>,

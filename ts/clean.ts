@@ -3,7 +3,7 @@
  * Text cleaning (SPEC §4): `clean`, `cleanDetailed` and `StreamCleaner`. One state machine in the core
  * serves both: `clean(text)` is one push plus finish, so every chunking gives the same text.
  */
-import { callClean, newCleaner, type CoreCleanOptions, type CoreCleaner } from './wasm.js';
+import { newCleaner, type CoreCleanOptions, type CoreCleaner } from './wasm.js';
 import { assertString } from './errors.js';
 
 /** A pair of tags around a reasoning block. */
@@ -119,13 +119,18 @@ function coreOptions(options: CleanOptions | undefined, where: string): CoreClea
  */
 export function clean(text: string, options?: CleanOptions): string {
   assertString(text, 'clean');
-  return callClean(text, coreOptions(options, 'clean'));
+  return oneShot(text, coreOptions(options, 'clean')).text;
 }
 
 /** Like {@link clean}, and also returns the removed reasoning text. */
 export function cleanDetailed(text: string, options?: CleanOptions): CleanResult {
   assertString(text, 'cleanDetailed');
-  const cleaner = newCleaner(coreOptions(options, 'cleanDetailed'));
+  return oneShot(text, coreOptions(options, 'cleanDetailed'));
+}
+
+/** One push plus finish: the same state machine as {@link StreamCleaner}. */
+function oneShot(text: string, options: CoreCleanOptions): CleanResult {
+  const cleaner = newCleaner(options);
   try {
     const out = cleaner.push(text) + cleaner.finish();
     return { text: out, reasoning: cleaner.reasoning() ?? null };

@@ -8,7 +8,6 @@ import initAsync, {
   inputBuffer,
   repairText,
   repairKinds,
-  cleanText,
   Cleaner,
   type InitOutput,
 } from '../pkg/llm_response_sanitizer.js';
@@ -146,12 +145,6 @@ export interface CoreCleanOptions {
   timestamp: boolean;
   assistant: boolean;
   trim: boolean;
-}
-
-/** Cleans a whole text in the core. */
-export function callClean(text: string, o: CoreCleanOptions): string {
-  assertReady();
-  return cleanText(writeInput(text), o.tags, o.grace, o.onlyClosing, o.prefixes, o.timestamp, o.assistant, o.trim);
 }
 
 /** The core's streaming cleaner. Freed by `free()`, or by the module's finalization registry. */

@@ -11,6 +11,7 @@ import {
   cleanChunks,
   COMMON_THINK_TAGS,
 } from 'llm-response-sanitizer';
+import { rng } from '../../benches/workloads.mjs';
 
 const { cases } = JSON.parse(readFileSync(new URL('../fixtures/clean/cases.json', import.meta.url), 'utf8'));
 
@@ -104,17 +105,6 @@ test('the corpus agrees with the literal reading of the spec', () => {
 });
 
 // ---- generated text and chunkings ---------------------------------------------------------------
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   '<think>', '</think>', '<THINK>', '</Think>', '<thi', 'nk>', '</th', '<thinking>', '</thinking>', '[THINK]',
