@@ -33,6 +33,6 @@ pub use repair::{
     Repaired, Status, DEFAULT_MAX_DEPTH,
 };
 pub use stream::{
-    clean, clean_detailed, is_js_whitespace, CleanOptions, Cleaned, Cleaner, ThinkTag,
-    DEFAULT_END_THINK_TAG, DEFAULT_OPENING_TAG_GRACE_PERIOD, DEFAULT_START_THINK_TAG,
+    clean, clean_detailed, is_js_whitespace, CleanOptions, Cleaned, Cleaner, PartialJson, ThinkTag,
+    Update, DEFAULT_END_THINK_TAG, DEFAULT_OPENING_TAG_GRACE_PERIOD, DEFAULT_START_THINK_TAG,
 };

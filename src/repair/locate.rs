@@ -22,6 +22,9 @@ pub(crate) struct Source {
     pub fence: Option<u8>,
     /// Repairs made while locating, in text order.
     pub repairs: Vec<Repair>,
+    /// No text appended later can change this source: the reasoning question is decided and the source
+    /// is the first fenced block (a later fence cannot come before it).
+    pub settled: bool,
 }
 
 /// Length of `<name>` or `</name>` (with `closing`) for one of the reasoning tags at `s[i..]`; with the
@@ -82,16 +85,19 @@ fn skip_space(s: &[u8], mut i: usize, repairs: &mut Vec<Repair>) -> usize {
 }
 
 /// Removes a leading reasoning block (SPEC §2.3). Returns the offset where the answer starts, or `None`
-/// when the whole text is reasoning (an opening tag that is never closed).
-fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> Option<usize> {
+/// when the whole text is reasoning (an opening tag that is never closed); and whether a longer text
+/// could answer differently (no reasoning tag seen yet, so a closing one may still come).
+fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> (Option<usize>, bool) {
     if s.get(from) == Some(&b'<') {
         if let Some((len, name)) = think_tag_at(s, from, false) {
-            let end = end_of_block(s, from + len, name)?;
+            let Some(end) = end_of_block(s, from + len, name) else {
+                return (None, false);
+            };
             repairs.push(Repair {
                 kind: RepairKind::ReasoningRemoved,
                 offset: from,
             });
-            return Some(end);
+            return (Some(end), true);
         }
     }
     // A closing tag with no opening tag before it: the chat template emitted the opening tag.
@@ -99,18 +105,18 @@ fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> Option<us
     while let Some(off) = memchr(b'<', &s[p..]) {
         p += off;
         if think_tag_at(s, p, false).is_some() {
-            return Some(from);
+            return (Some(from), true);
         }
         if let Some((len, _)) = think_tag_at(s, p, true) {
             repairs.push(Repair {
                 kind: RepairKind::ReasoningRemoved,
                 offset: from,
             });
-            return Some(p + len);
+            return (Some(p + len), true);
         }
         p += 1;
     }
-    Some(from)
+    (Some(from), false)
 }
 
 /// A fence opener at `s[i..]`: a run of three or more backticks or tildes.
@@ -303,7 +309,8 @@ pub(crate) fn locate(text: &str) -> Option<Source> {
     let s = text.as_bytes();
     let mut repairs = Vec::new();
     let begin = skip_space(s, 0, &mut repairs);
-    let answer = skip_reasoning(s, begin, &mut repairs)?;
+    let (answer, decided) = skip_reasoning(s, begin, &mut repairs);
+    let answer = answer?;
     let answer = skip_space(s, answer, &mut repairs);
     let (start, fence, prefix_end) = match find_fenced(s, answer) {
         Some((open, f)) => (f.content, Some(f.marker), open),
@@ -333,6 +340,7 @@ pub(crate) fn locate(text: &str) -> Option<Source> {
         start,
         fence,
         repairs,
+        settled: decided && fence.is_some(),
     })
 }
 

@@ -5,9 +5,10 @@
 //! text, recording every repair.
 
 mod chars;
-mod locate;
+pub(crate) mod locate;
 mod parser;
 mod record;
+mod source;
 
 #[cfg(target_arch = "wasm32")]
 pub(crate) use parser::json_string;
@@ -16,6 +17,7 @@ pub use record::{Repair, RepairClass, RepairKind, RepairSet};
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
 use parser::Parser;
+pub(crate) use source::SourceParse;
 use std::ops::Range;
 
 /// Default for [`Options::max_depth`].
@@ -99,86 +101,42 @@ pub fn repair(text: &str, options: &Options) -> Result<Repaired, Error> {
         }
     }
     // Valid JSON passes through untouched: the strict pass forbids every repair.
-    if !options.assume_invalid
-        && Parser::new(text, 0, None, RepairSet::ALL, options.max_depth)
-            .run()
-            .is_ok()
-    {
-        {
-            let start = text.len() - text.trim_start_matches(is_json_space).len();
-            let end = text.trim_end_matches(is_json_space).len();
-            return Ok(Repaired {
-                json: text[start..end].to_string(),
-                status: Status::Valid,
-                repairs: Vec::new(),
-                span: start..end,
-            });
+    if !options.assume_invalid {
+        if let Some(valid) = strictly_valid(text, options.max_depth) {
+            return Ok(valid);
         }
     }
-    let Some(src) = locate::locate(text) else {
-        return Err(Error::at(ErrorKind::NoJson, text, 0));
-    };
-    for r in &src.repairs {
-        if options.forbid.contains(r.kind) {
-            return Err(Error::at(
-                ErrorKind::RepairForbidden { repair: r.kind },
-                text,
-                r.offset,
-            ));
-        }
-    }
-    let jsonp = src.repairs.iter().any(|r| r.kind == RepairKind::Jsonp);
-    let mut repairs = src.repairs;
-    let out = match unescape_source(text, src.start) {
-        Some((plain, map)) => {
-            repairs.push(Repair {
-                kind: RepairKind::EscapedJson,
-                offset: src.start,
-            });
-            if options.forbid.contains(RepairKind::EscapedJson) {
-                return Err(Error::at(
-                    ErrorKind::RepairForbidden {
-                        repair: RepairKind::EscapedJson,
-                    },
-                    text,
-                    src.start,
-                ));
-            }
-            let mut p = Parser::new(&plain, 0, src.fence, options.forbid, options.max_depth);
-            if jsonp {
-                p.expect_jsonp_tail();
-            }
-            let to_original = |o: usize| map.get(o).copied().unwrap_or(text.len());
-            let mut out = p
-                .run()
-                .map_err(|e| Error::at(e.kind(), text, to_original(e.offset())))?;
-            out.repairs
-                .iter_mut()
-                .for_each(|r| r.offset = to_original(r.offset));
-            out.end = to_original(out.end);
-            out
-        }
-        None => {
-            let mut p = Parser::new(
-                text,
-                src.start,
-                src.fence,
-                options.forbid,
-                options.max_depth,
-            );
-            if jsonp {
-                p.expect_jsonp_tail();
-            }
-            p.run()?
-        }
-    };
-    repairs.extend(out.repairs);
-    Ok(Repaired {
+    let src = locate::locate(text).ok_or_else(|| Error::at(ErrorKind::NoJson, text, 0))?;
+    let mut parse = SourceParse::new(text, src, options)?;
+    parse.feed(text, false)?;
+    Ok(repaired(text, parse))
+}
+
+/// `text` as a [`Repaired`] result when it is strictly valid JSON nesting at most `max_depth` deep.
+pub(crate) fn strictly_valid(text: &str, max_depth: usize) -> Option<Repaired> {
+    Parser::new(text.as_bytes(), 0, None, RepairSet::ALL, max_depth)
+        .run()
+        .ok()?;
+    let start = text.len() - text.trim_start_matches(is_json_space).len();
+    let end = text.trim_end_matches(is_json_space).len();
+    Some(Repaired {
+        json: text[start..end].to_string(),
+        status: Status::Valid,
+        repairs: Vec::new(),
+        span: start..end,
+    })
+}
+
+/// The result of a finished parse of `text`.
+pub(crate) fn repaired(text: &str, parse: SourceParse) -> Repaired {
+    let (start, _) = parse.source();
+    let out = parse.into_output(text);
+    Repaired {
         json: out.json,
         status: Status::Repaired,
-        repairs,
-        span: src.start..out.end.max(src.start),
-    })
+        repairs: out.repairs,
+        span: start..out.end.max(start),
+    }
 }
 
 /// `json` with every non-ASCII character written as a `\uXXXX` escape (surrogate pairs beyond the BMP).
@@ -235,42 +193,4 @@ fn ascii_prefix_len(bytes: &[u8]) -> usize {
 
 fn is_json_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r')
-}
-
-/// JSON escaped without outer quotes (`{\"a\": \"b\"}`): the source unescaped once, with a map from
-/// each byte of the unescaped text to its offset in `text`. `None` when the source is not escaped.
-fn unescape_source(text: &str, start: usize) -> Option<(String, Vec<usize>)> {
-    let s = text.as_bytes();
-    // Brackets, whitespace and escaped whitespace (`\n` as two characters) may come before the first `\"`.
-    let mut i = start;
-    loop {
-        match (s.get(i), s.get(i + 1)) {
-            (Some(b'{' | b'[' | b' ' | b'\n' | b'\r' | b'\t'), _) => i += 1,
-            (Some(b'\\'), Some(b'n' | b'r' | b't')) => i += 2,
-            _ => break,
-        }
-    }
-    if !(s.get(i) == Some(&b'\\') && s.get(i + 1) == Some(&b'"')) {
-        return None;
-    }
-    let mut plain = Vec::with_capacity(s.len() - start);
-    let mut map = Vec::with_capacity(s.len() - start + 1);
-    let mut i = start;
-    while i < s.len() {
-        let (b, len) = match (s[i], s.get(i + 1)) {
-            (b'\\', Some(b'"')) => (b'"', 2),
-            (b'\\', Some(b'\\')) => (b'\\', 2),
-            (b'\\', Some(b'/')) => (b'/', 2),
-            (b'\\', Some(b'n')) => (b'\n', 2),
-            (b'\\', Some(b'r')) => (b'\r', 2),
-            (b'\\', Some(b't')) => (b'\t', 2),
-            (b, _) => (b, 1),
-        };
-        plain.push(b);
-        map.push(i);
-        i += len;
-    }
-    map.push(s.len());
-    // Only ASCII escapes were replaced, so the bytes are still UTF-8.
-    String::from_utf8(plain).ok().map(|p| (p, map))
 }

@@ -7,17 +7,37 @@
 //!
 //! Commas are written lazily: an item writes the comma that separates it from the previous one when it
 //! starts, so dropping an item (a truncated member, a placeholder) is a truncation to where it began.
+//!
+//! The same parser serves streams. Fed a prefix of the text with `more` set, every step that would need a
+//! byte past the end of the prefix stops with [`Stop::Suspend`] before changing anything, and the caller
+//! resumes it on a longer prefix ([`Parser::resume`]). A step therefore decides only on bytes that are
+//! the same in every longer text, so a stream ends in exactly the state the one-shot parse reaches.
 
 use super::chars::*;
 use super::record::{Repair, RepairKind, RepairSet};
-use crate::error::{Error, ErrorKind};
+use crate::error::ErrorKind;
 use std::cell::Cell;
+
+/// Why the parser stopped before the value was complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// An error (a limit, a forbidden repair, no value) at a byte offset of the parsed text.
+    Fault(ErrorKind, usize),
+    /// The next step needs bytes that have not arrived yet (only with `more`).
+    Suspend,
+}
+
+type Step = Result<(), Stop>;
 
 /// What the parser expects next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     /// A value (root, array element, member value, call argument).
     Value,
+    /// Inside a string; its progress is in `Parser::str`.
+    Str,
+    /// A value string has closed; a `+` may still continue it (`"a" + "b"`).
+    AfterString,
     /// A separator or closer after a complete value.
     AfterValue,
     /// A key or `}` in an object.
@@ -56,6 +76,32 @@ struct Frame {
     item_out: usize,
 }
 
+/// Progress through a string, kept between steps so a stream can stop inside one.
+#[derive(Clone, Copy, Debug)]
+struct StrState {
+    ctx: Ctx,
+    style: QuoteStyle,
+    noted_control: bool,
+    noted_quote: bool,
+    /// For a missing closing quote: output length and input offset at a `, "` seen inside this string,
+    /// and how many inner quotes had been seen then.
+    comma_quote: Option<(usize, usize, usize)>,
+    quotes_seen: usize,
+    /// For a fenced source: output length and input offset where the closing fence begins a line inside
+    /// this string.
+    fence_cut: Option<(usize, usize)>,
+}
+
+const NO_STR: StrState = StrState {
+    ctx: Ctx::Value,
+    style: QuoteStyle::Double,
+    noted_control: false,
+    noted_quote: false,
+    comma_quote: None,
+    quotes_seen: 0,
+    fence_cut: None,
+};
+
 /// The parser's result: strict JSON text, what was repaired, where the value ended.
 #[derive(Debug)]
 pub(crate) struct Output {
@@ -66,20 +112,30 @@ pub(crate) struct Output {
 }
 
 pub(crate) struct Parser<'a> {
-    text: &'a str,
     s: &'a [u8],
     pos: usize,
     /// End of the source: the text's end, or a closing fence once one is met outside strings.
     end: usize,
+    /// More input may follow `end` (a stream that has not finished, and no closing fence met yet).
+    more: bool,
+    /// A closing fence outside strings ended the source at `end`.
+    fenced: bool,
+    /// Comma-separated top-level values were wrapped in an array (its `[` inserted at `root_out`).
+    wrapped: bool,
     out: Vec<u8>,
     repairs: Vec<Repair>,
     stack: Vec<Frame>,
     state: State,
+    /// The string being read, in state `Str`.
+    str: StrState,
     forbid: RepairSet,
     max_depth: usize,
     fence: Option<u8>,
     /// Input offset of a comma read in the current container that no item has followed yet.
     pending_comma: Option<usize>,
+    /// Output offset where an item begins that may still be dropped because its value has not started
+    /// (a member whose key has been read, a call with no argument yet). Streams show nothing past it.
+    tentative: Option<usize>,
     /// Output offset where the root value starts, and whether it is an object.
     root_out: usize,
     root_is_object: bool,
@@ -281,27 +337,31 @@ fn classify_number(tok: &[u8], at_eof: bool) -> NumberShape {
 }
 
 impl<'a> Parser<'a> {
-    /// A parser over `text` that starts reading at byte `start`.
+    /// A parser over the whole of `s` that starts reading at byte `start`.
     pub fn new(
-        text: &'a str,
+        s: &'a [u8],
         start: usize,
         fence: Option<u8>,
         forbid: RepairSet,
         max_depth: usize,
     ) -> Parser<'a> {
         Parser {
-            text,
-            s: text.as_bytes(),
+            s,
             pos: start,
-            end: text.len(),
-            out: Vec::with_capacity(text.len() - start + 16),
+            end: s.len(),
+            more: false,
+            fenced: false,
+            wrapped: false,
+            out: Vec::with_capacity(s.len().saturating_sub(start) + 16),
             repairs: Vec::with_capacity(16),
             stack: Vec::with_capacity(16),
             state: State::Value,
+            str: NO_STR,
             forbid,
             max_depth,
             fence,
             pending_comma: None,
+            tentative: None,
             root_out: 0,
             root_is_object: false,
             value_end: start,
@@ -322,18 +382,78 @@ impl<'a> Parser<'a> {
     /// # Errors
     /// `NoJson` when the source holds no value, `DepthLimitExceeded`, and `RepairForbidden` for the first
     /// repair the forbid set names.
-    pub fn run(mut self) -> Result<Output, Error> {
+    pub fn run(mut self) -> Result<Output, Stop> {
+        self.advance()?;
+        Ok(self.into_output())
+    }
+
+    /// The same parser over `s`, a longer prefix of the same text (or the whole text, without `more`).
+    /// The state carries over; a source already ended by a closing fence keeps its end.
+    pub fn resume<'b>(self, s: &'b [u8], more: bool) -> Parser<'b> {
+        // A closing fence met outside strings ended the source for good.
+        let fenced = self.fenced;
+        let end = if fenced { self.end } else { s.len() };
+        // A memo whose search ran into the old end found nothing yet; forget it.
+        for memo in [&self.block_end, &self.line_break] {
+            if memo.get().1 >= self.end {
+                memo.set((usize::MAX, 0));
+            }
+        }
+        Parser {
+            s,
+            pos: self.pos,
+            end,
+            more: more && !fenced,
+            fenced,
+            wrapped: self.wrapped,
+            out: self.out,
+            repairs: self.repairs,
+            stack: self.stack,
+            state: self.state,
+            str: self.str,
+            forbid: self.forbid,
+            max_depth: self.max_depth,
+            fence: self.fence,
+            pending_comma: self.pending_comma,
+            tentative: self.tentative,
+            root_out: self.root_out,
+            root_is_object: self.root_is_object,
+            value_end: self.value_end,
+            jsonp: self.jsonp,
+            curly_closes: self.curly_closes,
+            block_end: self.block_end,
+            line_break: self.line_break,
+        }
+    }
+
+    /// Runs steps until the value is complete, or (with `more`) until a step needs more input.
+    pub fn advance(&mut self) -> Step {
         loop {
+            // Strings read their own whitespace, and see the end of the input themselves.
+            match self.state {
+                State::Str => {
+                    self.string_body()?;
+                    continue;
+                }
+                State::AfterString => {
+                    self.after_string()?;
+                    continue;
+                }
+                _ => {}
+            }
             self.skip_space()?;
             if self.state == State::Done {
-                break;
+                return Ok(());
             }
             if self.pos >= self.end {
-                self.finish_at_end()?;
-                break;
+                if self.more {
+                    return Err(Stop::Suspend);
+                }
+                return self.finish_at_end();
             }
             match self.state {
                 State::Value => self.value()?,
+                State::Str | State::AfterString => unreachable!("handled above"),
                 State::AfterValue if self.stack.is_empty() => self.after_root()?,
                 State::AfterValue => self.after_value()?,
                 State::Key => self.key()?,
@@ -341,34 +461,133 @@ impl<'a> Parser<'a> {
                 State::Done => unreachable!("handled above"),
             }
         }
+    }
+
+    /// The strict JSON text written, the repairs and where the value ended.
+    pub fn into_output(self) -> Output {
         let json = String::from_utf8(self.out)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-        Ok(Output {
+        Output {
             json,
             repairs: self.repairs,
             end: self.value_end,
-        })
+        }
+    }
+
+    /// Where the parser stands in its input.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The end of the input it was last given.
+    pub fn given(&self) -> usize {
+        self.end
+    }
+
+    /// The output written so far.
+    pub fn output(&self) -> &[u8] {
+        &self.out
+    }
+
+    /// How much of the output is settled: no later step can rewind below this length. Past it lie only
+    /// a member or call whose value has not started, string content that a later quote may cut off, the
+    /// closing quote of a string that `+` may continue, and the closing brace of a root object that a
+    /// following `, "key":` would reopen.
+    pub fn settled_len(&self) -> usize {
+        let mut len = self.out.len();
+        if let Some(t) = self.tentative {
+            len = len.min(t);
+        }
+        match self.state {
+            State::Str => {
+                let st = &self.str;
+                if st.ctx == Ctx::Value && self.top() == Some(Container::Object) {
+                    // Content that ends in `,` and spaces may be cut there by the next quote.
+                    let mut k = self.out.len();
+                    while k > 0 && self.out[k - 1] == b' ' {
+                        k -= 1;
+                    }
+                    if k > 0 && self.out[k - 1] == b',' {
+                        len = len.min(k - 1);
+                    }
+                }
+                if let Some((out_len, _, seen)) = st.comma_quote {
+                    if seen == st.quotes_seen {
+                        len = len.min(out_len);
+                    }
+                }
+                if let Some((out_len, _)) = st.fence_cut {
+                    len = len.min(out_len);
+                }
+            }
+            State::AfterString => len = len.min(self.out.len().saturating_sub(1)),
+            State::AfterValue if self.stack.is_empty() && self.root_is_object => {
+                len = len.min(self.out.len().saturating_sub(1))
+            }
+            _ => {}
+        }
+        len
+    }
+
+    /// Whether the root value has been read to its closing bracket (and nothing has reopened it).
+    pub fn root_closed(&self) -> bool {
+        self.stack.is_empty() && matches!(self.state, State::AfterValue | State::Done)
+    }
+
+    /// The output offset where the root value starts (where comma-separated values get their `[`).
+    pub fn root_start(&self) -> usize {
+        self.root_out
+    }
+
+    /// Whether comma-separated top-level values were wrapped in an array.
+    pub fn wrapped(&self) -> bool {
+        self.wrapped
+    }
+
+    /// The same parser holding no input, to be kept between the chunks of a stream.
+    pub fn detach(self) -> Parser<'static> {
+        let (end, more) = (self.end, self.more);
+        let mut p = self.resume(&[], more);
+        p.end = end;
+        p
     }
 
     // ----- bookkeeping -----
 
-    /// Records a repair, or fails when the options forbid it.
+    /// Whether byte `i` of the source is available: `Ok(i < end)` once the input is complete, and a
+    /// suspension while more input may still bring it.
     #[inline]
-    fn record(&mut self, kind: RepairKind, offset: usize) -> Result<(), Error> {
-        if self.forbid.contains(kind) {
-            return Err(self.forbidden(kind, offset));
+    fn need(&self, i: usize) -> Result<bool, Stop> {
+        if i < self.end {
+            Ok(true)
+        } else if self.more {
+            Err(Stop::Suspend)
+        } else {
+            Ok(false)
         }
-        self.repairs.push(Repair { kind, offset });
+    }
+
+    /// Suspends unless every byte up to `last` is available or the input is complete: for look-aheads
+    /// that read at most a few bytes past a position.
+    #[inline]
+    fn need_through(&self, last: usize) -> Step {
+        if self.more && last >= self.end {
+            return Err(Stop::Suspend);
+        }
         Ok(())
     }
 
-    #[cold]
-    fn forbidden(&self, kind: RepairKind, offset: usize) -> Error {
-        Error::at(
-            ErrorKind::RepairForbidden { repair: kind },
-            self.text,
-            offset,
-        )
+    /// Records a repair, or fails when the options forbid it.
+    #[inline]
+    fn record(&mut self, kind: RepairKind, offset: usize) -> Step {
+        if self.forbid.contains(kind) {
+            return Err(Stop::Fault(
+                ErrorKind::RepairForbidden { repair: kind },
+                offset,
+            ));
+        }
+        self.repairs.push(Repair { kind, offset });
+        Ok(())
     }
 
     fn top(&self) -> Option<Container> {
@@ -386,6 +605,10 @@ impl<'a> Parser<'a> {
             if f.count > 0 {
                 self.out.push(b',');
             }
+            if f.kind == Container::Object {
+                // A member may be dropped until its value starts.
+                self.tentative = Some(f.item_out);
+            }
         }
         self.pending_comma = None;
     }
@@ -398,6 +621,7 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         self.pending_comma = None;
+        self.tentative = None;
     }
 
     /// A value is complete.
@@ -410,36 +634,36 @@ impl<'a> Parser<'a> {
     }
 
     /// Closes the innermost wrapper call; a call whose argument produced no value drops its item.
-    fn close_call(&mut self) -> Result<(), Error> {
+    fn close_call(&mut self) -> Step {
         let frame = self.stack.pop().expect("an open call");
         if frame.count > 0 {
             self.value_done();
             return Ok(());
         }
         if self.stack.is_empty() {
-            return Err(Error::at(ErrorKind::NoJson, self.text, self.pos));
+            return Err(Stop::Fault(ErrorKind::NoJson, self.pos));
         }
         // repair: `ObjectId()`, `cb(...)`: no argument, so no value
         self.drop_item(RepairKind::MissingValue, self.pos)
     }
 
     /// Drops the current item (a member with no value, a placeholder) and records why.
-    fn drop_item(&mut self, kind: RepairKind, offset: usize) -> Result<(), Error> {
+    fn drop_item(&mut self, kind: RepairKind, offset: usize) -> Step {
         self.record(kind, offset)?;
         if let Some(f) = self.stack.last() {
             self.out.truncate(f.item_out);
         }
+        self.tentative = None;
         self.state = State::AfterValue;
         Ok(())
     }
 
-    fn push_frame(&mut self, kind: Container) -> Result<(), Error> {
+    fn push_frame(&mut self, kind: Container) -> Step {
         if self.stack.len() >= self.max_depth {
-            return Err(Error::at(
+            return Err(Stop::Fault(
                 ErrorKind::DepthLimitExceeded {
                     limit: self.max_depth,
                 },
-                self.text,
                 self.pos,
             ));
         }
@@ -452,7 +676,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Closes the innermost container with the bracket at `pos` (which may be of the wrong kind).
-    fn close_with(&mut self, bracket: u8) -> Result<(), Error> {
+    fn close_with(&mut self, bracket: u8) -> Step {
         let frame = self
             .stack
             .last()
@@ -500,7 +724,7 @@ impl<'a> Parser<'a> {
     // ----- whitespace, comments, chat tokens -----
 
     /// Skips whitespace and comments, records the non-JSON ones, and stops the source at a closing fence.
-    fn skip_space(&mut self) -> Result<(), Error> {
+    fn skip_space(&mut self) -> Step {
         let s = self.s;
         while self.pos < self.end {
             let b = s[self.pos];
@@ -512,9 +736,8 @@ impl<'a> Parser<'a> {
                         self.pos += 1;
                     }
                 }
-                b'/' if matches!(s.get(self.pos + 1), Some(b'/' | b'*')) => {
-                    self.record(RepairKind::Comment, self.pos)?;
-                    self.pos = if s[self.pos + 1] == b'/' {
+                b'/' if self.need(self.pos + 1)? && matches!(s[self.pos + 1], b'/' | b'*') => {
+                    let end = if s[self.pos + 1] == b'/' {
                         self.line_end(self.pos)
                     } else {
                         let body = self.pos + 2;
@@ -522,10 +745,16 @@ impl<'a> Parser<'a> {
                             .saturating_add(2)
                             .min(self.end)
                     };
+                    // A comment that runs into the end of a stream may still close.
+                    self.need_through(end)?;
+                    self.record(RepairKind::Comment, self.pos)?;
+                    self.pos = end;
                 }
                 b'#' if self.state != State::Value => {
+                    let end = self.line_end(self.pos);
+                    self.need_through(end)?;
                     self.record(RepairKind::Comment, self.pos)?;
-                    self.pos = self.line_end(self.pos);
+                    self.pos = end;
                 }
                 0xEF | 0xE2 if invisible_len(s, self.pos) > 0 => {
                     self.record(RepairKind::InvisibleCharacter, self.pos)?;
@@ -539,8 +768,13 @@ impl<'a> Parser<'a> {
                     self.record(RepairKind::NonstandardWhitespace, self.pos)?;
                     self.pos += 2;
                 }
-                b'`' | b'~' if self.is_fence_at(self.pos) => self.end = self.pos,
-                b'<' => match self.chat_token_len(self.pos) {
+                b'`' | b'~' if self.need(self.pos + 2)? && self.is_fence_at(self.pos) => {
+                    // The closing fence ends the source for good, in a stream too.
+                    self.end = self.pos;
+                    self.more = false;
+                    self.fenced = true;
+                }
+                b'<' => match self.chat_token_len(self.pos)? {
                     Some(len) => {
                         self.record(RepairKind::SurroundingText, self.pos)?;
                         self.pos += len;
@@ -559,20 +793,29 @@ impl<'a> Parser<'a> {
     }
 
     /// Length of a chat-template token (`<|im_end|>`, `</s>`) at `i`.
-    fn chat_token_len(&self, i: usize) -> Option<usize> {
+    fn chat_token_len(&self, i: usize) -> Result<Option<usize>, Stop> {
         let s = self.s;
         if starts_with_at(s, i, b"</s>") {
-            return Some(4);
+            return Ok(Some(4));
         }
         if !starts_with_at(s, i, b"<|") {
-            return None;
+            // In a stream, `<`, `</` or `</s` at the end may still become a token.
+            let seen = &s[i..self.end.max(i)];
+            if self.more && (b"</s>".starts_with(seen) || b"<|".starts_with(seen)) {
+                return Err(Stop::Suspend);
+            }
+            return Ok(None);
         }
         // Bounded look-ahead: such tokens are short.
-        let limit = (i + 64).min(self.end);
-        s[i + 2..limit]
-            .windows(2)
-            .position(|w| w == b"|>")
-            .map(|off| off + 4)
+        const LIMIT: usize = 64;
+        let limit = (i + LIMIT).min(self.end);
+        match s[i + 2..limit].windows(2).position(|w| w == b"|>") {
+            Some(off) => Ok(Some(off + 4)),
+            None => {
+                self.need_through(i + LIMIT - 1)?;
+                Ok(None)
+            }
+        }
     }
 
     /// The first occurrence of `pat` at or after `from` (the end of the source if none), memoized in `memo`.
@@ -596,18 +839,20 @@ impl<'a> Parser<'a> {
     }
 
     /// Like [`Self::peek_past_space`], and also past comments: where the next token starts.
-    fn peek_past_space_and_comments(&self, mut i: usize) -> (usize, bool) {
+    /// A comment that runs to the end of the source ends the look-ahead there (callers then need more
+    /// input in a stream).
+    fn peek_past_space_and_comments(&self, mut i: usize) -> Result<(usize, bool), Stop> {
         let mut newline = false;
         loop {
             let (j, nl) = self.peek_past_space(i);
             newline |= nl;
-            if self.s.get(j) != Some(&b'/') || j + 1 >= self.end {
-                return (j, newline);
+            if self.s.get(j) != Some(&b'/') || !self.need(j + 1)? {
+                return Ok((j, newline));
             }
             i = match self.s[j + 1] {
                 b'/' => self.line_end(j),
                 b'*' => (self.find_memo(&self.block_end, j + 2, b"*/") + 2).min(self.end),
-                _ => return (j, newline),
+                _ => return Ok((j, newline)),
             };
         }
     }
@@ -633,7 +878,7 @@ impl<'a> Parser<'a> {
 
     // ----- states -----
 
-    fn value(&mut self) -> Result<(), Error> {
+    fn value(&mut self) -> Step {
         let s = self.s;
         let b = s[self.pos];
         match b {
@@ -649,20 +894,34 @@ impl<'a> Parser<'a> {
                 self.close_call()
             }
             b':' => self.skip_unexpected(),
-            _ if quote_at(s, self.pos).is_some() => {
-                self.begin_value();
-                self.string(Ctx::Value, false)?;
-                self.concatenate()?;
-                self.value_done();
-                Ok(())
+            _ => {
+                if let Some(quote) = quote_at(s, self.pos) {
+                    self.begin_value();
+                    self.open_string(quote, Ctx::Value, false)?;
+                    // Straight on through the string: the states only matter when a stream stops.
+                    self.string_body()?;
+                    return self.after_string();
+                }
+                if matches!(b, b'.' | 0xE2) && self.ellipsis_at(self.pos)? {
+                    self.ellipsis()
+                } else if is_number_start(b) {
+                    self.number()
+                } else {
+                    self.word()
+                }
             }
-            b'.' | 0xE2 if ellipsis_len(s, self.pos) > 0 => self.ellipsis(),
-            _ if is_number_start(b) => self.number(),
-            _ => self.word(),
         }
     }
 
-    fn open(&mut self, kind: Container) -> Result<(), Error> {
+    /// Whether an ellipsis placeholder starts at `i` (in a stream, `.` and `..` at the end may grow into one).
+    fn ellipsis_at(&self, i: usize) -> Result<bool, Stop> {
+        if self.s[i] == b'.' {
+            self.need_through(i + 2)?;
+        }
+        Ok(ellipsis_len(self.s, i) > 0)
+    }
+
+    fn open(&mut self, kind: Container) -> Step {
         self.begin_value();
         if self.stack.is_empty() {
             self.root_is_object = kind == Container::Object;
@@ -683,7 +942,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A closing bracket where a value was expected.
-    fn closer_in_value(&mut self, b: u8) -> Result<(), Error> {
+    fn closer_in_value(&mut self, b: u8) -> Step {
         match self.top() {
             Some(Container::Object) => {
                 // repair: `"key": }` has no value
@@ -697,7 +956,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A comma where a value was expected.
-    fn comma_in_value(&mut self) -> Result<(), Error> {
+    fn comma_in_value(&mut self) -> Step {
         match self.top() {
             Some(Container::Array | Container::Wrapper) => {
                 // repair: `[,1]`, `[1,,2]`
@@ -713,7 +972,7 @@ impl<'a> Parser<'a> {
     }
 
     /// An ellipsis placeholder in value or key position.
-    fn ellipsis(&mut self) -> Result<(), Error> {
+    fn ellipsis(&mut self) -> Step {
         let at = self.pos;
         self.pos += ellipsis_len(self.s, self.pos);
         if self.state == State::Value && self.top() == Some(Container::Object) {
@@ -727,13 +986,13 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn skip_unexpected(&mut self) -> Result<(), Error> {
+    fn skip_unexpected(&mut self) -> Step {
         self.record(RepairKind::UnexpectedCharacter, self.pos)?;
         self.pos += char_len(self.s[self.pos]);
         Ok(())
     }
 
-    fn key(&mut self) -> Result<(), Error> {
+    fn key(&mut self) -> Step {
         let s = self.s;
         let b = s[self.pos];
         match b {
@@ -745,23 +1004,22 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             b'{' | b'[' | b':' => self.skip_unexpected(),
-            _ if quote_at(s, self.pos).is_some() => {
-                self.begin_item();
-                if self.string(Ctx::Key, false)? {
-                    // repair: the input ends inside a key
-                    self.drop_item(RepairKind::TruncatedMember, self.pos)?;
+            _ => {
+                if let Some(quote) = quote_at(s, self.pos) {
+                    self.begin_item();
+                    self.open_string(quote, Ctx::Key, false)?;
+                    self.string_body()
+                } else if matches!(b, b'.' | 0xE2) && self.ellipsis_at(self.pos)? {
+                    self.ellipsis()
                 } else {
-                    self.state = State::AfterKey;
+                    self.unquoted_key()
                 }
-                Ok(())
             }
-            b'.' | 0xE2 if ellipsis_len(s, self.pos) > 0 => self.ellipsis(),
-            _ => self.unquoted_key(),
         }
     }
 
     /// repair: unquoted key, quoted verbatim up to the colon.
-    fn unquoted_key(&mut self) -> Result<(), Error> {
+    fn unquoted_key(&mut self) -> Step {
         let s = self.s;
         let start = self.pos;
         let mut k = start;
@@ -774,6 +1032,8 @@ impl<'a> Parser<'a> {
         {
             k += 1;
         }
+        // In a stream the key may go on, and a fence needs all three of its characters.
+        self.need_through(k + 2)?;
         let mut e = k;
         while e > start && matches!(s[e - 1], b' ' | b'\t') {
             e -= 1;
@@ -795,7 +1055,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn after_key(&mut self) -> Result<(), Error> {
+    fn after_key(&mut self) -> Step {
         match self.s[self.pos] {
             b':' => {
                 self.out.push(b':');
@@ -823,7 +1083,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn after_value(&mut self) -> Result<(), Error> {
+    fn after_value(&mut self) -> Step {
         let s = self.s;
         let b = s[self.pos];
         let top = self.top().expect("after_value has an open container");
@@ -837,7 +1097,7 @@ impl<'a> Parser<'a> {
         match b {
             b',' if top == Container::Wrapper => {
                 let (r, _) = self.peek_past_space(self.pos + 1);
-                if matches!(s.get(r), Some(b'{' | b'[')) && r < self.end {
+                if self.need(r)? && matches!(s[r], b'{' | b'[') {
                     self.pending_comma = Some(self.pos);
                     self.pos += 1;
                     self.state = State::Value;
@@ -858,7 +1118,7 @@ impl<'a> Parser<'a> {
             }
             b'}' | b']' => self.close_with(b),
             b':' | b')' => self.skip_unexpected(),
-            b'.' | 0xE2 if ellipsis_len(s, self.pos) > 0 => self.ellipsis(),
+            b'.' | 0xE2 if self.ellipsis_at(self.pos)? => self.ellipsis(),
             _ if top == Container::Wrapper => {
                 self.pop_and_close();
                 Ok(())
@@ -878,7 +1138,7 @@ impl<'a> Parser<'a> {
     }
 
     /// After the root value: stray closers, comma-separated values, an object closed too early, or the end.
-    fn after_root(&mut self) -> Result<(), Error> {
+    fn after_root(&mut self) -> Step {
         let s = self.s;
         match s[self.pos] {
             b'}' | b']' => {
@@ -889,7 +1149,8 @@ impl<'a> Parser<'a> {
             }
             b',' => {
                 let (r, _) = self.peek_past_space(self.pos + 1);
-                if self.root_is_object && self.is_key_ahead(r) {
+                self.need(r)?;
+                if self.root_is_object && self.is_key_ahead(r)? {
                     // repair: `{"a":1}, "b":2}`: the root object was closed too early
                     self.record(RepairKind::EarlyClose, self.pos)?;
                     self.out.pop();
@@ -909,6 +1170,7 @@ impl<'a> Parser<'a> {
                     // repair: `{…}, {…}`: an array whose brackets were forgotten
                     self.record(RepairKind::MultipleValues, self.pos)?;
                     self.out.insert(self.root_out, b'[');
+                    self.wrapped = true;
                     self.stack.push(Frame {
                         kind: Container::Wrapper,
                         count: 1,
@@ -922,9 +1184,13 @@ impl<'a> Parser<'a> {
             }
             b')' if self.jsonp => {
                 let (r, _) = self.peek_past_space(self.pos + 1);
-                let r = if s.get(r) == Some(&b';') { r + 1 } else { r };
+                let r = if self.need(r)? && s[r] == b';' {
+                    r + 1
+                } else {
+                    r
+                };
                 let (r, _) = self.peek_past_space(r);
-                if r >= self.end {
+                if !self.need(r)? {
                     self.state = State::Done;
                     return Ok(());
                 }
@@ -938,15 +1204,16 @@ impl<'a> Parser<'a> {
     }
 
     /// Whether a key (`"k":`, `'k':`, `k:`) starts at `i`.
-    fn is_key_ahead(&self, i: usize) -> bool {
+    #[inline]
+    fn is_key_ahead(&self, i: usize) -> Result<bool, Stop> {
         let s = self.s;
-        if i >= self.end {
-            return false;
+        if !self.need(i)? {
+            return Ok(false);
         }
         let after = if let Some((style, q)) = quote_at(s, i) {
-            match self.find_closer(style, i + q) {
+            match self.find_closer(style, i + q)? {
                 Some(k) => k,
-                None => return false,
+                None => return Ok(false),
             }
         } else if is_ident_start(s[i]) {
             let mut k = i;
@@ -955,16 +1222,16 @@ impl<'a> Parser<'a> {
             }
             k
         } else {
-            return false;
+            return Ok(false);
         };
         // Input that ends before the colon could appear still reads as a (truncated) key.
         let (k, _) = self.peek_past_space(after);
-        k >= self.end || s[k] == b':'
+        Ok(!self.need(k)? || s[k] == b':')
     }
 
     /// Offset just after the next closing quote for `style` from `i` on the same line, skipping escapes;
     /// the end of the source when the input ends first; `None` at a line break.
-    fn find_closer(&self, style: QuoteStyle, mut i: usize) -> Option<usize> {
+    fn find_closer(&self, style: QuoteStyle, mut i: usize) -> Result<Option<usize>, Stop> {
         let s = self.s;
         if let Some(quote) = match style {
             QuoteStyle::Double => Some(b'"'),
@@ -979,31 +1246,33 @@ impl<'a> Parser<'a> {
                 i += off;
                 match s[i] {
                     b'\\' => i += 2,
-                    b'\n' => return None,
-                    _ => return Some(i + 1),
+                    b'\n' => return Ok(None),
+                    _ => return Ok(Some(i + 1)),
                 }
             }
-            return Some(self.end);
+            self.need(self.end)?;
+            return Ok(Some(self.end));
         }
         while i < self.end {
             match s[i] {
                 b'\\' => i += 2,
-                b'\n' => return None,
+                b'\n' => return Ok(None),
                 _ => {
                     // Typographic openers: straight quotes were handled above.
                     let c = closer_len(style, s, i);
                     if c > 0 {
-                        return Some(i + c);
+                        return Ok(Some(i + c));
                     }
                     i += 1;
                 }
             }
         }
-        Some(self.end)
+        self.need(self.end)?;
+        Ok(Some(self.end))
     }
 
     /// The end of the source inside a value: close what is open, dropping what has not started.
-    fn finish_at_end(&mut self) -> Result<(), Error> {
+    fn finish_at_end(&mut self) -> Step {
         let at = self.end;
         match self.state {
             State::Value => {
@@ -1014,7 +1283,7 @@ impl<'a> Parser<'a> {
                     in_call = true;
                 }
                 match self.top() {
-                    None => return Err(Error::at(ErrorKind::NoJson, self.text, at)),
+                    None => return Err(Stop::Fault(ErrorKind::NoJson, at)),
                     // repair: `{"age":` — the member's value never started
                     Some(Container::Object) => self.drop_item(RepairKind::TruncatedMember, at)?,
                     Some(_) if in_call => self.drop_item(RepairKind::TruncatedMember, at)?,
@@ -1044,12 +1313,11 @@ impl<'a> Parser<'a> {
 
     // ----- strings -----
 
-    /// Reads a string at `pos` and writes it as a JSON string. With `continued`, the previous string's
-    /// closing quote was removed and this one's content is appended to it. Returns whether the input
-    /// ended inside the string.
-    fn string(&mut self, ctx: Ctx, continued: bool) -> Result<bool, Error> {
-        let s = self.s;
-        let (style, qlen) = quote_at(s, self.pos).expect("string starts at a quote");
+    /// Opens a string at `pos`. With `continued`, the previous string's closing quote was removed and
+    /// this one's content is appended to it.
+    #[inline]
+    fn open_string(&mut self, quote: (QuoteStyle, usize), ctx: Ctx, continued: bool) -> Step {
+        let (style, qlen) = quote;
         match style {
             QuoteStyle::Double => {}
             QuoteStyle::Single => self.record(RepairKind::SingleQuotes, self.pos)?,
@@ -1059,19 +1327,45 @@ impl<'a> Parser<'a> {
         if !continued {
             self.out.push(b'"');
         }
-        let single = matches!(style, QuoteStyle::Single | QuoteStyle::CurlySingle);
+        self.str = StrState {
+            ctx,
+            style,
+            ..NO_STR
+        };
+        self.state = State::Str;
+        Ok(())
+    }
+
+    /// Reads string content up to the closing quote (or the end of the input), then moves on: a key
+    /// to its colon (or is dropped when the input ended inside it), a value to `AfterString`.
+    #[inline]
+    fn string_body(&mut self) -> Step {
+        let truncated = self.string_content()?;
+        match self.str.ctx {
+            Ctx::Key if truncated => {
+                // repair: the input ends inside a key
+                self.drop_item(RepairKind::TruncatedMember, self.pos)
+            }
+            Ctx::Key => {
+                self.state = State::AfterKey;
+                Ok(())
+            }
+            Ctx::Value => {
+                self.state = State::AfterString;
+                Ok(())
+            }
+        }
+    }
+
+    /// The loop of [`Self::string_body`]; returns whether the input ended inside the string.
+    fn string_content(&mut self) -> Result<bool, Stop> {
+        let s = self.s;
+        let single = matches!(self.str.style, QuoteStyle::Single | QuoteStyle::CurlySingle);
         let table = if single {
             &SPECIAL_SINGLE
         } else {
             &SPECIAL_DOUBLE
         };
-        let mut noted_control = false;
-        let mut noted_quote = false;
-        // For a missing closing quote: output length and input offset at `, "` seen inside this string.
-        let mut comma_quote: Option<(usize, usize, usize)> = None;
-        let mut quotes_seen = 0usize;
-        // For a fenced source: where the closing fence begins a line inside this string.
-        let mut fence_cut: Option<(usize, usize)> = None;
         loop {
             let run = self.pos;
             self.pos = skip_plain_string_bytes(s, self.pos, self.end, single);
@@ -1080,13 +1374,16 @@ impl<'a> Parser<'a> {
             }
             self.out.extend_from_slice(&s[run..self.pos]);
             if self.pos >= self.end {
-                if let Some((out_len, at)) = fence_cut {
+                if self.more {
+                    return Err(Stop::Suspend);
+                }
+                if let Some((out_len, at)) = self.str.fence_cut {
                     self.out.truncate(out_len);
                     self.end = at;
                     self.pos = at;
                 }
                 // repair: the input ends inside the string
-                if ctx == Ctx::Value {
+                if self.str.ctx == Ctx::Value {
                     self.record(RepairKind::TruncatedString, self.end)?;
                 }
                 self.out.push(b'"');
@@ -1098,23 +1395,24 @@ impl<'a> Parser<'a> {
                 continue;
             }
             if b < 0x20 {
-                if !noted_control {
+                if b == b'\n' && self.str.fence_cut.is_none() && self.fence.is_some() {
+                    let (k, _) = self.peek_past_space(self.pos + 1);
+                    self.need_through(k + 2)?;
+                    if self.is_fence_at(k) {
+                        self.str.fence_cut = Some((self.out.len(), k));
+                    }
+                }
+                if !self.str.noted_control {
                     // repair: raw newline, tab or other control character inside a string
                     self.record(RepairKind::ControlCharacter, self.pos)?;
-                    noted_control = true;
-                }
-                if b == b'\n' && fence_cut.is_none() && self.fence.is_some() {
-                    let (k, _) = self.peek_past_space(self.pos + 1);
-                    if self.is_fence_at(k) {
-                        fence_cut = Some((self.out.len(), k));
-                    }
+                    self.str.noted_control = true;
                 }
                 push_control(&mut self.out, b);
                 self.pos += 1;
                 continue;
             }
-            let close = match closer_len(style, s, self.pos) {
-                3 if style == QuoteStyle::Double
+            let close = match closer_len(self.str.style, s, self.pos) {
+                3 if self.str.style == QuoteStyle::Double
                     && (!self.curly_closes || !starts_with_at(s, self.pos, RDQUO)) =>
                 {
                     0
@@ -1131,8 +1429,9 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 continue;
             }
-            if self.ends_string(self.pos + close, ctx) {
-                let straight_open = matches!(style, QuoteStyle::Double | QuoteStyle::Single);
+            if self.ends_string(self.pos + close, self.str.ctx)? {
+                let straight_open =
+                    matches!(self.str.style, QuoteStyle::Double | QuoteStyle::Single);
                 if (close == 1) != straight_open {
                     // repair: a typographic quote closes a straight-quoted string, or the reverse
                     self.record(RepairKind::CurlyQuotes, self.pos)?;
@@ -1141,11 +1440,11 @@ impl<'a> Parser<'a> {
                 self.pos += close;
                 return Ok(false);
             }
-            quotes_seen += 1;
-            if ctx == Ctx::Value && b == b'"' && self.top() == Some(Container::Object) {
+            let seen = self.str.quotes_seen + 1;
+            if self.str.ctx == Ctx::Value && b == b'"' && self.top() == Some(Container::Object) {
                 let (k, _) = self.peek_past_space(self.pos + 1);
-                if let Some((out_len, comma_at, seen)) = comma_quote {
-                    if seen + 1 == quotes_seen && k < self.end && s[k] == b':' {
+                if let Some((out_len, comma_at, at_seen)) = self.str.comma_quote {
+                    if at_seen + 1 == seen && self.need(k)? && s[k] == b':' {
                         // repair: `"a": "x, "b": 1` — the string should have ended before the comma
                         self.record(RepairKind::MissingQuote, comma_at)?;
                         self.out.truncate(out_len);
@@ -1154,15 +1453,16 @@ impl<'a> Parser<'a> {
                         return Ok(false);
                     }
                 }
-                comma_quote = self
+                self.str.comma_quote = self
                     .comma_before(self.pos)
-                    .map(|c| (self.out.len() - (self.pos - c), c, quotes_seen));
+                    .map(|c| (self.out.len() - (self.pos - c), c, seen));
             }
+            self.str.quotes_seen = seen;
             if b == b'"' {
-                if !noted_quote {
+                if !self.str.noted_quote {
                     // repair: an unescaped quote inside a string is content
                     self.record(RepairKind::UnescapedQuote, self.pos)?;
-                    noted_quote = true;
+                    self.str.noted_quote = true;
                 }
                 self.out.extend_from_slice(b"\\\"");
             } else {
@@ -1182,10 +1482,10 @@ impl<'a> Parser<'a> {
     }
 
     /// An escape sequence at `pos` inside a string.
-    fn escape(&mut self) -> Result<(), Error> {
+    fn escape(&mut self) -> Step {
         let s = self.s;
         let at = self.pos;
-        if at + 1 >= self.end {
+        if !self.need(at + 1)? {
             // repair: a dangling backslash at the end of the input is dropped
             self.pos = self.end;
             return Ok(());
@@ -1209,6 +1509,8 @@ impl<'a> Parser<'a> {
                     self.out.extend_from_slice(&s[at..at + 6]);
                     self.pos += 6;
                 } else if all_hex && hex_end == self.end {
+                    // A stream may still bring the rest of the digits.
+                    self.need(self.end)?;
                     // repair: a partial `\uXX` at the end of the input is dropped
                     self.pos = self.end;
                 } else {
@@ -1230,26 +1532,36 @@ impl<'a> Parser<'a> {
 
     /// Whether a closing quote whose end is at `after` really ends the string: what follows must be a
     /// delimiter and then what the context expects next.
-    fn ends_string(&self, after: usize, ctx: Ctx) -> bool {
+    fn ends_string(&self, after: usize, ctx: Ctx) -> Result<bool, Stop> {
         let s = self.s;
         // The common cases, decided by the next byte alone.
         match s.get(after) {
-            Some(b':') if ctx == Ctx::Key => return true,
-            Some(b'}' | b']') => return true,
-            _ if after >= self.end => return true,
+            Some(b':') if ctx == Ctx::Key => return Ok(true),
+            Some(b'}' | b']') => return Ok(true),
+            _ if !self.need(after)? => return Ok(true),
             _ => {}
         }
-        let (q, newline) = self.peek_past_space_and_comments(after);
-        if q >= self.end || self.is_fence_at(q) {
-            return true;
+        let (q, newline) = self.peek_past_space_and_comments(after)?;
+        if !self.need(q)? {
+            return Ok(true);
+        }
+        self.need_through(q + 2).or_else(|stop| {
+            if matches!(s[q], b'`' | b'~') {
+                Err(stop)
+            } else {
+                Ok(())
+            }
+        })?;
+        if self.is_fence_at(q) {
+            return Ok(true);
         }
         let spaced = q > after;
-        match s[q] {
+        Ok(match s[q] {
             b':' => ctx == Ctx::Key,
             b'}' | b']' => true,
-            b',' => self.continues_after_comma(q + 1, ctx),
+            b',' => self.continues_after_comma(q + 1, ctx)?,
             b')' => self.top() == Some(Container::Call),
-            b'+' => ctx == Ctx::Value && self.is_concatenation(q),
+            b'+' => ctx == Ctx::Value && self.is_concatenation(q)?,
             _ if quote_at(s, q).is_some() => spaced,
             b => match ctx {
                 Ctx::Key => {
@@ -1257,106 +1569,135 @@ impl<'a> Parser<'a> {
                         && (matches!(b, b'{' | b'[')
                             || b.is_ascii_digit()
                             || b == b'-'
-                            || self.keyword_at(q))
+                            || self.keyword_at(q)?)
                 }
                 Ctx::Value => {
-                    newline && self.top() == Some(Container::Object) && self.is_key_ahead(q)
+                    newline && self.top() == Some(Container::Object) && self.is_key_ahead(q)?
                 }
             },
-        }
-    }
-
-    /// After a comma that may end a string: does what follows continue the container?
-    fn continues_after_comma(&self, i: usize, ctx: Ctx) -> bool {
-        let s = self.s;
-        let (r, _) = self.peek_past_space_and_comments(i);
-        if r >= self.end {
-            return true;
-        }
-        let b = s[r];
-        if ctx == Ctx::Key || self.top() == Some(Container::Object) {
-            return b == b'}' || self.is_key_ahead(r);
-        }
-        quote_at(s, r).is_some()
-            || matches!(b, b'{' | b'[' | b']')
-            || b.is_ascii_digit()
-            || (b == b'-' && s.get(r + 1).is_some_and(u8::is_ascii_digit))
-            || self.keyword_at(r)
-    }
-
-    /// Whether a JSON or Python keyword stands at `i` as a whole word.
-    fn keyword_at(&self, i: usize) -> bool {
-        KEYWORDS.iter().any(|(kw, _, _)| {
-            starts_with_at(self.s, i, kw)
-                && !self.s.get(i + kw.len()).is_some_and(|&c| is_word_byte(c))
         })
     }
 
-    /// Whether `+` at `i` joins two strings: `"a" + "b"`.
-    fn is_concatenation(&self, i: usize) -> bool {
-        let (r, _) = self.peek_past_space(i + 1);
-        r < self.end && quote_at(self.s, r).is_some()
+    /// After a comma that may end a string: does what follows continue the container?
+    fn continues_after_comma(&self, i: usize, ctx: Ctx) -> Result<bool, Stop> {
+        let s = self.s;
+        let (r, _) = self.peek_past_space_and_comments(i)?;
+        if !self.need(r)? {
+            return Ok(true);
+        }
+        let b = s[r];
+        if ctx == Ctx::Key || self.top() == Some(Container::Object) {
+            return Ok(b == b'}' || self.is_key_ahead(r)?);
+        }
+        if b == b'-' {
+            self.need_through(r + 1)?;
+        }
+        Ok(quote_at(s, r).is_some()
+            || matches!(b, b'{' | b'[' | b']')
+            || b.is_ascii_digit()
+            || (b == b'-' && s.get(r + 1).is_some_and(u8::is_ascii_digit))
+            || self.keyword_at(r)?)
     }
 
-    /// repair: string concatenation, `"a" + "b"` becomes `"ab"`.
-    fn concatenate(&mut self) -> Result<(), Error> {
-        loop {
-            // Most strings are followed directly by a delimiter: no concatenation to look for.
-            if matches!(self.s.get(self.pos), Some(b',' | b'}' | b']' | b':')) {
-                return Ok(());
+    /// Whether a JSON or Python keyword stands at `i` as a whole word.
+    fn keyword_at(&self, i: usize) -> Result<bool, Stop> {
+        // The longest keyword, `undefined`, and the byte after it.
+        self.need_through(i + 9).or_else(|stop| {
+            // Only a text that could still become a keyword needs to wait.
+            let seen = &self.s[i..self.end];
+            let could = KEYWORDS.iter().any(|(kw, _, _)| {
+                kw.starts_with(seen) || (seen.starts_with(kw) && seen.len() == kw.len())
+            });
+            if could {
+                Err(stop)
+            } else {
+                Ok(())
             }
+        })?;
+        Ok(KEYWORDS.iter().any(|(kw, _, _)| {
+            starts_with_at(self.s, i, kw)
+                && !self.s.get(i + kw.len()).is_some_and(|&c| is_word_byte(c))
+        }))
+    }
+
+    /// Whether `+` at `i` joins two strings: `"a" + "b"`.
+    fn is_concatenation(&self, i: usize) -> Result<bool, Stop> {
+        let (r, _) = self.peek_past_space(i + 1);
+        Ok(self.need(r)? && quote_at(self.s, r).is_some())
+    }
+
+    /// After a value string: repair string concatenation, `"a" + "b"` becomes `"ab"`; otherwise the
+    /// value is complete.
+    #[inline]
+    fn after_string(&mut self) -> Step {
+        // Most strings are followed directly by a delimiter: no concatenation to look for.
+        if !matches!(self.s.get(self.pos), Some(b',' | b'}' | b']' | b':')) {
             let (q, _) = self.peek_past_space(self.pos);
-            if !(q < self.end && self.s[q] == b'+' && self.is_concatenation(q)) {
-                return Ok(());
+            if self.need(q)? && self.s[q] == b'+' {
+                let (r, _) = self.peek_past_space(q + 1);
+                if let Some(quote) = self.need(r)?.then(|| quote_at(self.s, r)).flatten() {
+                    self.record(RepairKind::StringConcatenation, q)?;
+                    self.pos = r;
+                    self.out.pop();
+                    return self.open_string(quote, Ctx::Value, true);
+                }
             }
-            self.record(RepairKind::StringConcatenation, q)?;
-            let (r, _) = self.peek_past_space(q + 1);
-            self.pos = r;
-            self.out.pop();
-            self.string(Ctx::Value, true)?;
         }
+        self.value_done();
+        Ok(())
     }
 
     // ----- numbers, keywords, bare words -----
 
     /// Whether the byte at `k` ends a number-like token.
-    fn ends_token(&self, k: usize) -> bool {
+    #[inline]
+    fn ends_token(&self, k: usize) -> Result<bool, Stop> {
         let s = self.s;
-        if k >= self.end {
-            return true;
+        if !self.need(k)? {
+            return Ok(true);
         }
-        matches!(
+        // Comments, typographic quotes and fences are recognised by up to three bytes.
+        if matches!(s[k], b'/' | b'`' | b'~') {
+            self.need_through(k + 2)?;
+        }
+        Ok(matches!(
             s[k],
             b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b')' | b'[' | b'{' | b'"' | b'\''
         ) || (s[k] == b'/' && matches!(s.get(k + 1), Some(b'/' | b'*')))
             || quote_at(s, k).is_some()
             || invisible_len(s, k) > 0
             || starts_with_at(s, k, NBSP)
-            || self.is_fence_at(k)
+            || self.is_fence_at(k))
     }
 
-    fn word_end(&self, start: usize) -> usize {
+    /// The end of the word-like token at `start`; in a stream, a token that runs into the end waits.
+    #[inline]
+    fn word_end(&self, start: usize) -> Result<usize, Stop> {
         let s = self.s;
         let mut k = start;
         while k < self.end {
             let b = s[k];
             // Only `.` (an ellipsis) and 0xE2 (typographic quotes, `…`) need a closer look.
             let plain = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-' | b'+');
-            let word =
-                plain || (is_word_byte(b) && quote_at(s, k).is_none() && ellipsis_len(s, k) == 0);
-            if !word {
-                break;
+            if !plain {
+                if b == b'.' {
+                    self.need_through(k + 2)?;
+                }
+                if !(is_word_byte(b) && quote_at(s, k).is_none() && ellipsis_len(s, k) == 0) {
+                    break;
+                }
             }
             k += 1;
         }
-        k
+        self.need(k)?;
+        Ok(k)
     }
 
-    fn number(&mut self) -> Result<(), Error> {
+    fn number(&mut self) -> Step {
         let s = self.s;
         let start = self.pos;
-        let k = self.word_end(start);
-        if !self.ends_token(k) {
+        let k = self.word_end(start)?;
+        if !self.ends_token(k)? {
             // `12:30`, `1/2`: prose, not a number
             return self.bare_string(start);
         }
@@ -1406,21 +1747,24 @@ impl<'a> Parser<'a> {
     }
 
     /// A word in value position: keyword, truncated keyword, wrapper call, or unquoted string.
-    fn word(&mut self) -> Result<(), Error> {
+    fn word(&mut self) -> Step {
         let s = self.s;
         let start = self.pos;
-        let k = self.word_end(start);
+        let k = self.word_end(start)?;
         let tok = &s[start..k];
         if k > start && is_ident_start(s[start]) && s.get(k) == Some(&b'(') && k < self.end {
             // repair: `ObjectId("…")`, `NumberLong(2)`: the value is the argument
             self.record(RepairKind::FunctionCall, start)?;
+            let tentative = self.tentative;
             self.begin_value();
+            // The call is dropped if its argument never starts: nothing of it is settled yet.
+            self.tentative = tentative.or(self.stack.last().map(|f| f.item_out));
             self.push_frame(Container::Call)?;
             self.pos = k + 1;
             self.state = State::Value;
             return Ok(());
         }
-        if self.ends_token(k) {
+        if self.ends_token(k)? {
             let keyword = match tok.first() {
                 Some(b't' | b'f' | b'n' | b'T' | b'F' | b'N' | b'u' | b'I') => {
                     KEYWORDS.iter().find(|(kw, _, _)| *kw == tok)
@@ -1454,26 +1798,33 @@ impl<'a> Parser<'a> {
     }
 
     /// repair: bare words (`active`, `team-b`, `in progress`) become a string, up to the next delimiter.
-    fn bare_string(&mut self, start: usize) -> Result<(), Error> {
+    fn bare_string(&mut self, start: usize) -> Step {
         let s = self.s;
         let in_call = self.top() == Some(Container::Call);
         let mut k = start;
         while k < self.end {
             let b = s[k];
+            if matches!(b, b'`' | b'~') {
+                self.need_through(k + 2)?;
+            }
             if matches!(b, b',' | b'}' | b']' | b'\n' | b'\r' | b'"')
                 || (b == b')' && in_call)
                 || self.is_fence_at(k)
             {
                 break;
             }
-            if matches!(b, b' ' | b'\t') && matches!(s.get(k + 1), Some(b'/' | b'#')) {
-                let c = s.get(k + 2);
-                if s[k + 1] == b'#' || matches!(c, Some(b'/' | b'*')) {
-                    break;
+            if matches!(b, b' ' | b'\t') {
+                self.need_through(k + 2)?;
+                if matches!(s.get(k + 1), Some(b'/' | b'#')) {
+                    let c = s.get(k + 2);
+                    if s[k + 1] == b'#' || matches!(c, Some(b'/' | b'*')) {
+                        break;
+                    }
                 }
             }
             k += 1;
         }
+        self.need(k)?;
         if k == start {
             return self.skip_unexpected();
         }

@@ -3,8 +3,11 @@
 
 mod cleaner;
 mod find;
+mod partial;
+mod view;
 
 pub use cleaner::{
     clean, clean_detailed, is_js_whitespace, CleanOptions, Cleaned, Cleaner, ThinkTag,
     DEFAULT_END_THINK_TAG, DEFAULT_OPENING_TAG_GRACE_PERIOD, DEFAULT_START_THINK_TAG,
 };
+pub use partial::{PartialJson, Update};

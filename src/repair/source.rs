@@ -1,0 +1,230 @@
+//! One located source, parsed as its text grows.
+//!
+//! [`SourceParse`] is the part of the pipeline after locating: it checks the locator's repairs against
+//! the options, unescapes JSON that arrived escaped without outer quotes, and runs the tolerant parser.
+//! The one-shot [`super::repair`] feeds it the whole text once; a stream feeds it each longer prefix
+//! with `more` set, and the same code therefore gives the same result for every chunking.
+
+use super::locate::Source;
+use super::parser::{Output, Parser, Stop};
+use super::record::{Repair, RepairKind};
+use super::Options;
+use crate::error::{Error, ErrorKind};
+
+/// JSON that arrived escaped (`{\"a\": 1}`): the source unescaped once, with a map from each byte of
+/// the plain text back to its offset in the original.
+struct Escaped {
+    plain: Vec<u8>,
+    map: Vec<usize>,
+    /// The next original byte to unescape.
+    next: usize,
+}
+
+impl Escaped {
+    /// Unescapes the original bytes that have arrived. With `more`, a backslash at the very end waits for
+    /// the byte after it.
+    fn feed(&mut self, s: &[u8], more: bool) {
+        let mut i = self.next;
+        while i < s.len() {
+            let (b, len) = match (s[i], s.get(i + 1)) {
+                (b'\\', None) if more => break,
+                (b'\\', Some(b'"')) => (b'"', 2),
+                (b'\\', Some(b'\\')) => (b'\\', 2),
+                (b'\\', Some(b'/')) => (b'/', 2),
+                (b'\\', Some(b'n')) => (b'\n', 2),
+                (b'\\', Some(b'r')) => (b'\r', 2),
+                (b'\\', Some(b't')) => (b'\t', 2),
+                (b, _) => (b, 1),
+            };
+            self.plain.push(b);
+            self.map.push(i);
+            i += len;
+        }
+        self.next = i;
+    }
+
+    /// The original offset of plain offset `o` (the end of the text for offsets past the last byte).
+    fn original(&self, o: usize, text_len: usize) -> usize {
+        self.map.get(o).copied().unwrap_or(text_len)
+    }
+}
+
+/// Whether the source at `start` is JSON escaped without outer quotes: brackets, whitespace and escaped
+/// whitespace (`\n` as two characters) may come before the first `\"`. `None` while a stream has not
+/// yet brought the bytes that decide.
+fn is_escaped(s: &[u8], start: usize, more: bool) -> Option<bool> {
+    let mut i = start;
+    loop {
+        match (s.get(i), s.get(i + 1)) {
+            (Some(b'{' | b'[' | b' ' | b'\n' | b'\r' | b'\t'), _) => i += 1,
+            (Some(b'\\'), Some(b'n' | b'r' | b't')) => i += 2,
+            (Some(b'\\'), None) | (None, _) if more => return None,
+            _ => break,
+        }
+    }
+    Some(s.get(i) == Some(&b'\\') && s.get(i + 1) == Some(&b'"'))
+}
+
+/// The parse of one located source.
+pub(crate) struct SourceParse {
+    start: usize,
+    fence: Option<u8>,
+    jsonp: bool,
+    /// Repairs made while locating (and the unescaping), before the parser's own.
+    repairs: Vec<Repair>,
+    /// `None` until a stream has shown whether the source is escaped; then the escaped form, if it is.
+    escaped: Option<Option<Escaped>>,
+    parser: Option<Parser<'static>>,
+    options: Options,
+}
+
+impl SourceParse {
+    /// Starts on `src`.
+    ///
+    /// # Errors
+    /// `RepairForbidden` when the options forbid a repair the locator made.
+    pub fn new(text: &str, src: Source, options: &Options) -> Result<SourceParse, Error> {
+        if let Some(r) = src.repairs.iter().find(|r| options.forbid.contains(r.kind)) {
+            return Err(forbidden(text, r.kind, r.offset));
+        }
+        Ok(SourceParse {
+            start: src.start,
+            fence: src.fence,
+            jsonp: src.repairs.iter().any(|r| r.kind == RepairKind::Jsonp),
+            repairs: src.repairs,
+            escaped: None,
+            parser: None,
+            options: options.clone(),
+        })
+    }
+
+    /// Where the source starts and the fence that ends it: what identifies it among the candidates.
+    pub fn source(&self) -> (usize, Option<u8>) {
+        (self.start, self.fence)
+    }
+
+    /// Parses what `text` (the same text as before, longer) adds. With `more`, the parse stops where it
+    /// needs input that has not arrived: `Ok(false)`. `Ok(true)` once the value is complete.
+    ///
+    /// # Errors
+    /// `DepthLimitExceeded`, `RepairForbidden`, and `NoJson` for a source that holds no value.
+    pub fn feed(&mut self, text: &str, more: bool) -> Result<bool, Error> {
+        let s = text.as_bytes();
+        if self.escaped.is_none() {
+            match is_escaped(s, self.start, more) {
+                None => return Ok(false),
+                Some(false) => self.escaped = Some(None),
+                Some(true) => {
+                    // repair: JSON escaped without outer quotes
+                    if self.options.forbid.contains(RepairKind::EscapedJson) {
+                        return Err(forbidden(text, RepairKind::EscapedJson, self.start));
+                    }
+                    self.repairs.push(Repair {
+                        kind: RepairKind::EscapedJson,
+                        offset: self.start,
+                    });
+                    self.escaped = Some(Some(Escaped {
+                        plain: Vec::with_capacity(s.len() - self.start),
+                        map: Vec::with_capacity(s.len() - self.start),
+                        next: self.start,
+                    }));
+                }
+            }
+        }
+        let (bytes, start) = match self.escaped.as_mut().and_then(Option::as_mut) {
+            Some(e) => {
+                e.feed(s, more);
+                (&e.plain[..], 0)
+            }
+            None => (s, self.start),
+        };
+        let mut parser = match self.parser.take() {
+            Some(p) => p.resume(bytes, more),
+            None => {
+                let mut p = Parser::new(
+                    bytes,
+                    start,
+                    self.fence,
+                    self.options.forbid,
+                    self.options.max_depth,
+                );
+                if self.jsonp {
+                    p.expect_jsonp_tail();
+                }
+                p.resume(bytes, more)
+            }
+        };
+        let result = parser.advance();
+        self.parser = Some(parser.detach());
+        match result {
+            Ok(()) => Ok(true),
+            Err(Stop::Suspend) => Ok(false),
+            Err(Stop::Fault(kind, offset)) => {
+                Err(Error::at(kind, text, self.original(offset, text)))
+            }
+        }
+    }
+
+    /// The parser, once the escaping is known.
+    pub fn parser(&self) -> Option<&Parser<'static>> {
+        self.parser.as_ref()
+    }
+
+    /// Whether this parse was started from `src` (same start, fence and locator repairs).
+    pub fn is_from(&self, src: &Source) -> bool {
+        self.start == src.start
+            && self.fence == src.fence
+            && self.repairs[..src.repairs.len().min(self.repairs.len())] == src.repairs[..]
+    }
+
+    /// How far the parser has read and how many bytes it was given (of the unescaped text, for escaped
+    /// JSON): a stream waits for more input before retrying a long look-ahead.
+    pub fn progress(&self) -> (usize, usize) {
+        let given = match self.escaped.as_ref().and_then(Option::as_ref) {
+            Some(e) => e.plain.len(),
+            None => self.parser.as_ref().map_or(self.start, |p| p.given()),
+        };
+        (
+            self.parser.as_ref().map_or(self.start, |p| p.position()),
+            given,
+        )
+    }
+
+    fn original(&self, offset: usize, text: &str) -> usize {
+        match self.escaped.as_ref().and_then(Option::as_ref) {
+            Some(e) => e.original(offset, text.len()),
+            None => offset,
+        }
+    }
+
+    /// The result, after `feed` returned `Ok(true)` without `more`: repairs in original offsets, the
+    /// JSON text, and where the value ended.
+    pub fn into_output(mut self, text: &str) -> Output {
+        let Some(parser) = self.parser.take() else {
+            return Output {
+                json: String::new(),
+                repairs: self.repairs,
+                end: self.start,
+            };
+        };
+        let mut out = parser.into_output();
+        if let Some(e) = self.escaped.as_ref().and_then(Option::as_ref) {
+            out.repairs
+                .iter_mut()
+                .for_each(|r| r.offset = e.original(r.offset, text.len()));
+            out.end = e.original(out.end, text.len());
+        }
+        let mut repairs = self.repairs;
+        repairs.extend(out.repairs);
+        Output {
+            json: out.json,
+            repairs,
+            end: out.end,
+        }
+    }
+}
+
+#[cold]
+fn forbidden(text: &str, repair: RepairKind, offset: usize) -> Error {
+    Error::at(ErrorKind::RepairForbidden { repair }, text, offset)
+}

@@ -1,0 +1,264 @@
+//! Streaming JSON: the value of a response while it arrives, and at the end exactly what [`repair`]
+//! returns for the whole text.
+//!
+//! [`PartialJson`] keeps the text, locates the JSON in it with the one-shot locator, and feeds the
+//! located source to the one-shot parser, which suspends wherever it would need bytes that have not
+//! arrived and resumes on the next chunk. Each byte is parsed once. Locating looks at the whole text,
+//! so it runs again only when new text could change the answer (a `<`, a fence character, or no
+//! source yet) and at most once per eighth of growth: linear in total. If the answer changes (a
+//! `</think>` with no opening tag, a ```` ```json ```` block after a value in prose) the parse starts
+//! over at the new source and the partial value is replaced.
+//!
+//! The value is described to the host as changes (see [`super::view`]), so keeping a live value costs
+//! time proportional to each change.
+//!
+//! [`repair`]: crate::repair
+
+use super::view::{Ops, View};
+use crate::error::{Error, ErrorKind};
+use crate::position::utf16_len;
+use crate::repair::locate::locate;
+use crate::repair::{repaired, strictly_valid, Options, Repaired, SourceParse};
+
+/// Text shorter than this is located again after every chunk that may change the answer.
+const RELOCATE_ALWAYS_BELOW: usize = 4096;
+/// How many bytes after a `<` or fence character locating stays alert: enough for a tag or a fence's
+/// opening line to complete.
+const ALERT_SPAN: usize = 256;
+/// A suspended look-ahead shorter than this is retried on every chunk.
+const RETRY_ALWAYS_BELOW: usize = 256;
+
+/// What a chunk changed.
+#[derive(Debug)]
+pub struct Update {
+    /// The changes to the partial value, as the elements of a JSON array (see [`super::view`]).
+    pub ops: String,
+    /// Whether the root value has been read to its closing bracket.
+    pub complete: bool,
+}
+
+/// An incremental parser for the JSON in a streamed response.
+///
+/// # Example
+/// ```
+/// use llm_response_sanitizer::{PartialJson, RepairOptions};
+/// let mut p = PartialJson::new(&RepairOptions::default());
+/// let u = p.push("Sure: {\"name\": \"Ad").unwrap();
+/// assert_eq!(u.ops, r#"1,4,"name",5,"Ad""#);
+/// assert!(!u.complete);
+/// assert!(p.push("a\", \"tags\": ['x',]}").unwrap().complete);
+/// assert_eq!(p.finish().unwrap().json, r#"{"name":"Ada","tags":["x"]}"#);
+/// ```
+pub struct PartialJson {
+    text: String,
+    options: Options,
+    /// Depth limit for the strict check of the whole text at the end.
+    valid_max_depth: usize,
+    utf16_len: usize,
+    /// The input limit was exceeded: every later call fails with this.
+    too_long: Option<Error>,
+    parse: Option<SourceParse>,
+    /// The current source's parse stopped with this error (thrown at the end if the source stays).
+    fault: Option<Error>,
+    /// The current source's value is complete.
+    done: bool,
+    /// Text length when the JSON was last located, and whether that answer can no longer change.
+    located_len: usize,
+    settled: bool,
+    /// Locating stays alert until the text reaches this length.
+    alert_until: usize,
+    /// Where the parser last suspended: its position and the input it had.
+    stuck: (usize, usize),
+    view: View,
+    ops: Ops,
+}
+
+impl PartialJson {
+    /// A parser with the one-shot options (`assume_invalid` is ignored: the end checks the whole text).
+    pub fn new(options: &Options) -> PartialJson {
+        PartialJson {
+            text: String::new(),
+            options: Options {
+                assume_invalid: false,
+                ..options.clone()
+            },
+            valid_max_depth: options.max_depth,
+            utf16_len: 0,
+            too_long: None,
+            parse: None,
+            fault: None,
+            done: false,
+            located_len: 0,
+            settled: false,
+            alert_until: 0,
+            stuck: (0, 0),
+            view: View::default(),
+            ops: Ops::default(),
+        }
+    }
+
+    /// Sets the depth limit of the strict check that lets valid JSON through untouched at the end
+    /// (by default `max_depth`; a host whose own strict parser has no limit passes `usize::MAX`).
+    pub fn with_valid_max_depth(mut self, depth: usize) -> PartialJson {
+        self.valid_max_depth = depth;
+        self
+    }
+
+    /// Takes the next chunk and returns what changed in the partial value.
+    ///
+    /// # Errors
+    /// `InputLimitExceeded` once the text is longer than `max_input_length`; other errors wait for
+    /// [`Self::finish`], since later text may move the JSON elsewhere (see [`Self::error`]).
+    pub fn push(&mut self, chunk: &str) -> Result<Update, Error> {
+        if let Some(e) = &self.too_long {
+            return Err(e.clone());
+        }
+        self.utf16_len += utf16_len(chunk);
+        if let Some(limit) = self.options.max_input_length {
+            if self.utf16_len > limit {
+                let e = Error::at(ErrorKind::InputLimitExceeded { limit }, &self.text, 0);
+                self.too_long = Some(e.clone());
+                return Err(e);
+            }
+        }
+        let old = self.text.len();
+        self.text.push_str(chunk);
+        if !self.settled {
+            if let Some(at) = memchr::memrchr3(b'<', b'`', b'~', chunk.as_bytes()) {
+                self.alert_until = self.alert_until.max(old + at + ALERT_SPAN);
+            }
+            let due = self.parse.is_none() || self.located_len < self.alert_until;
+            let len = self.text.len();
+            if due && (len < RELOCATE_ALWAYS_BELOW || (len - self.located_len) * 8 >= len) {
+                self.relocate();
+            }
+        }
+        self.feed();
+        Ok(Update {
+            ops: String::from_utf8(self.ops.take()).unwrap_or_default(),
+            complete: self.complete(),
+        })
+    }
+
+    /// Whether the root value has been read to its closing bracket.
+    pub fn complete(&self) -> bool {
+        self.parse
+            .as_ref()
+            .and_then(SourceParse::parser)
+            .is_some_and(|p| p.root_closed())
+    }
+
+    /// The error the current source's parse stopped with, which [`Self::finish`] will return unless
+    /// later text moves the JSON elsewhere.
+    pub fn error(&self) -> Option<&Error> {
+        self.too_long.as_ref().or(self.fault.as_ref())
+    }
+
+    /// Ends the text: the result of [`crate::repair`] on all of it.
+    ///
+    /// # Errors
+    /// Those of [`crate::repair`].
+    pub fn finish(mut self) -> Result<Repaired, Error> {
+        if let Some(e) = self.too_long.take() {
+            return Err(e);
+        }
+        let text = std::mem::take(&mut self.text);
+        self.conclude(&text)
+    }
+
+    fn conclude(&mut self, text: &str) -> Result<Repaired, Error> {
+        if let Some(valid) = strictly_valid(text, self.valid_max_depth) {
+            return Ok(valid);
+        }
+        let src = locate(text).ok_or_else(|| Error::at(ErrorKind::NoJson, text, 0))?;
+        let current = self.parse.take().filter(|p| p.is_from(&src));
+        let mut parse = match current {
+            Some(_) if self.fault.is_some() => return Err(self.fault.clone().expect("checked")),
+            Some(p) => p,
+            None => SourceParse::new(text, src, &self.options)?,
+        };
+        parse.feed(text, false)?;
+        Ok(repaired(text, parse))
+    }
+
+    /// Locates the JSON in the text so far; starts over if it moved.
+    fn relocate(&mut self) {
+        self.located_len = self.text.len();
+        let Some(src) = locate(&self.text) else {
+            if self.parse.take().is_some() || self.fault.take().is_some() {
+                self.start_over();
+            }
+            return;
+        };
+        self.settled = src.settled;
+        if self.parse.as_ref().is_some_and(|p| p.is_from(&src)) {
+            return;
+        }
+        self.start_over();
+        match SourceParse::new(&self.text, src, &self.options) {
+            Ok(p) => self.parse = Some(p),
+            Err(e) => self.fault = Some(e),
+        }
+    }
+
+    fn start_over(&mut self) {
+        self.parse = None;
+        self.fault = None;
+        self.done = false;
+        self.stuck = (0, 0);
+        self.view.reset(&mut self.ops);
+    }
+
+    /// Parses what arrived, unless the parser waits on a long look-ahead that too little new text
+    /// could decide (retrying it only after the text has grown by half its length keeps the total
+    /// linear).
+    fn feed(&mut self) {
+        if self.done || self.fault.is_some() {
+            return;
+        }
+        let Some(parse) = self.parse.as_mut() else {
+            return;
+        };
+        let (pos, given) = self.stuck;
+        let span = given.saturating_sub(pos);
+        let (_, now) = parse.progress();
+        if span >= RETRY_ALWAYS_BELOW && now.saturating_sub(given) * 2 < span {
+            return;
+        }
+        match parse.feed(&self.text, true) {
+            Ok(done) => self.done = done,
+            Err(e) => self.fault = Some(e),
+        }
+        self.stuck = parse.progress();
+        if let Some(p) = parse.parser() {
+            self.view.update(
+                p.output(),
+                p.settled_len(),
+                p.root_start(),
+                p.wrapped(),
+                &mut self.ops,
+            );
+        }
+    }
+
+    /// Whether the source the parse runs on came from `src` (for tests).
+    #[cfg(test)]
+    fn source(&self) -> Option<(usize, Option<u8>)> {
+        self.parse.as_ref().map(SourceParse::source)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fence_after_prose_moves_the_source() {
+        let mut p = PartialJson::new(&Options::default());
+        p.push("I think {\"a\": 1} works, but ").unwrap();
+        assert_eq!(p.source().map(|s| s.0), Some(8));
+        let u = p.push("here it is:\n```json\n{\"b\": 2}\n```").unwrap();
+        assert!(u.ops.starts_with('0'), "{}", u.ops);
+        assert_eq!(p.finish().unwrap().json, r#"{"b":2}"#);
+    }
+}

@@ -1,0 +1,491 @@
+//! Streaming JSON: every chunking ends exactly where the one-shot repair does, and the partial values
+//! on the way only ever grow.
+
+mod common;
+
+use llm_response_sanitizer::{repair, Error, PartialJson, RepairOptions, Repaired};
+use proptest::prelude::*;
+use serde_json::{Map, Value};
+
+/// A comparable summary of a result: the JSON, status, repairs and span, or the error and where.
+fn summary(r: Result<Repaired, Error>) -> String {
+    match r {
+        Ok(r) => format!(
+            "{} {} {:?} {:?}",
+            r.status.code(),
+            r.json,
+            r.repairs
+                .iter()
+                .map(|x| (x.kind.code(), x.offset))
+                .collect::<Vec<_>>(),
+            r.span
+        ),
+        Err(e) => format!("error {} at {}", e.kind().code(), e.offset()),
+    }
+}
+
+/// The live value a host keeps by applying the operations (the JS side does the same).
+#[derive(Default)]
+struct Live {
+    root: Option<Value>,
+    /// Paths of the open containers; the key named for the next member.
+    open: Vec<Vec<Value>>,
+    key: Option<String>,
+    /// Path of the open string.
+    string: Option<Vec<Value>>,
+    /// Changes that may replace what was shown: a reset, a wrap, a duplicate key.
+    resets: usize,
+}
+
+fn at<'a>(root: &'a mut Value, path: &[Value]) -> &'a mut Value {
+    path.iter().fold(root, |v, k| match k {
+        Value::String(k) => &mut v[k.as_str()],
+        Value::Number(i) => &mut v[i.as_u64().unwrap() as usize],
+        _ => unreachable!(),
+    })
+}
+
+impl Live {
+    /// Places `v` as the next value and returns its path.
+    fn place(&mut self, v: Value) -> Vec<Value> {
+        let Some(parent) = self.open.last().cloned() else {
+            self.root = Some(v);
+            return vec![];
+        };
+        let root = self.root.as_mut().unwrap();
+        let mut path = parent.clone();
+        match at(root, &parent) {
+            Value::Array(a) => {
+                path.push(Value::from(a.len()));
+                a.push(v);
+            }
+            Value::Object(o) => {
+                let k = self.key.take().expect("a key before a member");
+                path.push(Value::String(k.clone()));
+                if o.insert(k, v).is_some() {
+                    // A duplicate key replaces the earlier value, as `JSON.parse` does.
+                    self.resets += 1;
+                }
+            }
+            other => panic!("placing into {other}"),
+        }
+        path
+    }
+
+    fn apply(&mut self, ops: &str) {
+        let ops: Vec<Value> = serde_json::from_str(&format!("[{ops}]"))
+            .unwrap_or_else(|e| panic!("ops are not JSON ({e}): {ops}"));
+        let mut i = 0;
+        while i < ops.len() {
+            let code = ops[i].as_u64().unwrap();
+            i += 1;
+            let mut arg = || {
+                i += 1;
+                ops[i - 1].clone()
+            };
+            match code {
+                0 => {
+                    *self = Live {
+                        resets: self.resets + 1,
+                        ..Live::default()
+                    }
+                }
+                1 | 2 => {
+                    let v = if code == 1 {
+                        Value::Object(Map::new())
+                    } else {
+                        Value::Array(vec![])
+                    };
+                    let path = self.place(v);
+                    self.open.push(path);
+                }
+                3 => {
+                    self.open.pop();
+                }
+                4 => self.key = Some(arg().as_str().unwrap().to_string()),
+                5 => {
+                    let s = arg();
+                    let path = self.place(s);
+                    self.string = Some(path);
+                }
+                6 => {
+                    let more = arg();
+                    let path = self.string.clone().unwrap();
+                    let v = at(self.root.as_mut().unwrap(), &path);
+                    *v =
+                        Value::String(format!("{}{}", v.as_str().unwrap(), more.as_str().unwrap()));
+                }
+                7 => self.string = None,
+                8 => {
+                    let v = arg();
+                    self.place(v);
+                }
+                9 => {
+                    let root = self.root.take().unwrap();
+                    self.root = Some(Value::Array(vec![root]));
+                    for p in &mut self.open {
+                        p.insert(0, Value::from(0));
+                    }
+                    self.open.insert(0, vec![]);
+                    if let Some(s) = &mut self.string {
+                        s.insert(0, Value::from(0));
+                    }
+                    self.resets += 1;
+                }
+                _ => panic!("unknown op {code}"),
+            }
+        }
+    }
+}
+
+/// Whether `new` extends `old`: same types, strings that grew, containers that gained members.
+fn extends(old: &Value, new: &Value) -> bool {
+    match (old, new) {
+        (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| extends(x, y))
+        }
+        (Value::Object(a), Value::Object(b)) => a
+            .iter()
+            .all(|(k, x)| b.get(k).is_some_and(|y| extends(x, y))),
+        (a, b) => a == b,
+    }
+}
+
+/// Streams `chunks`, checking after each push that the live value only grew; returns the result.
+fn stream(chunks: &[&str], options: &RepairOptions) -> Result<Repaired, String> {
+    let mut p = PartialJson::new(options);
+    let mut live = Live::default();
+    let mut before: Option<Value> = None;
+    for c in chunks {
+        let resets = live.resets;
+        let u = p.push(c).map_err(|e| format!("push failed: {e}"))?;
+        live.apply(&u.ops);
+        if let (Some(old), Some(new), true) = (&before, &live.root, live.resets == resets) {
+            if !extends(old, new) {
+                return Err(format!("value shrank or changed type: {old} -> {new}"));
+            }
+        }
+        before = live.root.clone();
+    }
+    p.finish()
+        .map_err(|e| format!("error {} at {}", e.kind().code(), e.offset()))
+}
+
+fn check(text: &str, chunks: &[&str]) -> Result<(), String> {
+    let options = RepairOptions::default();
+    let want = summary(repair(text, &options));
+    let got = match stream(chunks, &options) {
+        Ok(r) => summary(Ok(r)),
+        Err(e) if e.starts_with("error ") => e,
+        Err(e) => return Err(e),
+    };
+    if got != want {
+        return Err(format!("chunks {chunks:?}\n  want {want}\n  got  {got}"));
+    }
+    Ok(())
+}
+
+/// Splits `text` at every character boundary in `cuts` order.
+fn split_at<'a>(text: &'a str, cuts: &[usize]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut last = 0;
+    for &c in cuts {
+        if c > last && c < text.len() && text.is_char_boundary(c) {
+            out.push(&text[last..c]);
+            last = c;
+        }
+    }
+    out.push(&text[last..]);
+    out
+}
+
+#[test]
+fn every_fixture_in_every_two_piece_split_and_one_character_at_a_time() {
+    let mut failures = Vec::new();
+    for f in common::REPAIR_FIXTURES {
+        let text = f.input;
+        let mut chunkings: Vec<Vec<&str>> = vec![vec![text]];
+        chunkings.extend(
+            (1..text.len())
+                .filter(|&i| text.is_char_boundary(i))
+                .map(|i| vec![&text[..i], &text[i..]]),
+        );
+        let mut chars: Vec<&str> = Vec::new();
+        let mut start = 0;
+        for (i, c) in text.char_indices() {
+            chars.push(&text[start..i + c.len_utf8()]);
+            chars.push("");
+            start = i + c.len_utf8();
+        }
+        chunkings.push(chars);
+        for chunks in &chunkings {
+            if let Err(e) = check(text, chunks) {
+                failures.push(format!("{}: {e}", f.name));
+                break;
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} fixtures failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_value_grows_while_a_game_turn_streams() {
+    let text = "<think>Pick the tavern.</think>\n```json\n{\"chosenIndex\": 2, \"speech\": \"Let's go to the tavern\", \"tags\": ['a', True,]}\n```";
+    let mut p = PartialJson::new(&RepairOptions::default());
+    let mut live = Live::default();
+    let mut speeches = Vec::new();
+    for chunk in text.as_bytes().chunks(7) {
+        let u = p.push(std::str::from_utf8(chunk).unwrap()).unwrap();
+        live.apply(&u.ops);
+        if let Some(s) = live.root.as_ref().and_then(|r| r.get("speech")) {
+            speeches.push(s.as_str().unwrap().to_string());
+        }
+    }
+    // Reasoning never shows; the speech grows; the number appeared whole.
+    assert!(speeches.len() > 2 && speeches[0].len() < speeches[speeches.len() - 1].len());
+    assert_eq!(live.root.as_ref().unwrap()["chosenIndex"], 2);
+    assert_eq!(
+        live.root.unwrap(),
+        serde_json::json!({"chosenIndex": 2, "speech": "Let's go to the tavern", "tags": ["a", true]})
+    );
+    assert_eq!(
+        p.finish().unwrap().json,
+        r#"{"chosenIndex":2,"speech":"Let's go to the tavern","tags":["a",true]}"#
+    );
+}
+
+#[test]
+fn keys_numbers_and_literals_appear_only_when_complete() {
+    let mut p = PartialJson::new(&RepairOptions::default());
+    let mut live = Live::default();
+    let mut seen = Vec::new();
+    for c in [
+        "{\"na",
+        "me\": \"A",
+        "da\", \"age\": 3",
+        "6, \"ok\": tr",
+        "ue, \"b\"",
+        ": nu",
+        "ll}",
+    ] {
+        live.apply(&p.push(c).unwrap().ops);
+        seen.push(live.root.clone().unwrap_or(Value::Null).to_string());
+    }
+    assert_eq!(
+        seen,
+        [
+            "{}",
+            r#"{"name":"A"}"#,
+            r#"{"name":"Ada"}"#,
+            r#"{"age":36,"name":"Ada"}"#,
+            r#"{"age":36,"name":"Ada","ok":true}"#,
+            r#"{"age":36,"name":"Ada","ok":true}"#,
+            r#"{"age":36,"b":null,"name":"Ada","ok":true}"#,
+        ]
+    );
+}
+
+#[test]
+fn an_orphan_closing_tag_restarts_the_value() {
+    let text = "Maybe {\"draft\": 1} then.</think>\n{\"final\": 2}";
+    check(text, &split_at(text, &[10, 20, 30, 40])).unwrap();
+    let mut p = PartialJson::new(&RepairOptions::default());
+    let mut live = Live::default();
+    for c in split_at(text, &[20, 30]) {
+        live.apply(&p.push(c).unwrap().ops);
+    }
+    assert_eq!(live.root.unwrap(), serde_json::json!({"final": 2}));
+}
+
+#[test]
+fn the_input_limit_stops_the_stream_at_once() {
+    let options = RepairOptions {
+        max_input_length: Some(10),
+        ..RepairOptions::default()
+    };
+    let mut p = PartialJson::new(&options);
+    p.push("{\"a\": ").unwrap();
+    assert_eq!(
+        p.push("\"long text\"}").unwrap_err().kind().code(),
+        "input_too_long"
+    );
+    assert_eq!(p.finish().unwrap_err().kind().code(), "input_too_long");
+}
+
+#[test]
+fn deep_nesting_is_reported_at_once_and_thrown_at_the_end() {
+    let options = RepairOptions {
+        max_depth: 100,
+        ..RepairOptions::default()
+    };
+    let mut p = PartialJson::new(&options);
+    p.push("[1, ").unwrap();
+    for _ in 0..1000 {
+        p.push("[[[[[[[[[[").unwrap();
+    }
+    assert_eq!(p.error().map(|e| e.kind().code()), Some("depth_limit"));
+    assert_eq!(p.finish().unwrap_err().kind().code(), "depth_limit");
+}
+
+/// Tokens glued at random: every branch of the locator and parser, cut at random places.
+const TOKENS: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\"",
+    "'",
+    "\\",
+    "\\\"",
+    "\\u00",
+    "\\n",
+    " ",
+    "\n",
+    "1",
+    "-",
+    ".",
+    "12.5e",
+    "02",
+    "1.2.3",
+    "true",
+    "tr",
+    "True",
+    "None",
+    "nul",
+    "NaN",
+    "-Infinity",
+    "abc",
+    "key",
+    "\"k\":",
+    "'v'",
+    "“",
+    "”",
+    "…",
+    "...",
+    "//",
+    "/*",
+    "*/",
+    "#",
+    "```",
+    "```json\n",
+    "~~~",
+    "<think>",
+    "</think>",
+    "<|im_end|>",
+    "ObjectId(",
+    ")",
+    "+ \"x\"",
+    "\u{FEFF}",
+    "\u{A0}",
+    "é",
+    "😀",
+    "cb(",
+    ");",
+    "\\d",
+    "Sure: ",
+    "{\\\"a\\\": 1}",
+];
+
+fn soup_and_cuts() -> impl Strategy<Value = (String, Vec<usize>)> {
+    (
+        prop::collection::vec(prop::sample::select(TOKENS), 0..40).prop_map(|v| v.concat()),
+        prop::collection::vec(0usize..200, 0..12),
+    )
+        .prop_map(|(s, mut cuts)| {
+            cuts.sort_unstable();
+            (s, cuts)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn any_chunking_of_token_soup_equals_one_shot((text, cuts) in soup_and_cuts()) {
+        let chunks = split_at(&text, &cuts);
+        if let Err(e) = check(&text, &chunks) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+
+    #[test]
+    fn any_chunking_of_arbitrary_text_equals_one_shot(text in any::<String>(), cuts in prop::collection::vec(0usize..64, 0..8)) {
+        let mut cuts = cuts;
+        cuts.sort_unstable();
+        if let Err(e) = check(&text, &split_at(&text, &cuts)) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        (-1e12f64..1e12).prop_map(Value::from),
+        "[a-zA-Z0-9 \"\\\\/\n\té😀{}\\[\\],:']{0,12}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(5, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec(("[a-z_$]{1,6}", inner), 0..6)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+/// A document as a model writes it: pretty or compact, maybe in prose and a fence, maybe with trailing
+/// commas, maybe cut off.
+fn document() -> impl Strategy<Value = String> {
+    (
+        prop::collection::vec(("[a-z_]{1,6}", json_value()), 0..6),
+        any::<bool>(),
+        0..4usize,
+        any::<bool>(),
+        0..100usize,
+    )
+        .prop_map(|(kv, pretty, wrap, commas, cut)| {
+            let v = Value::Object(kv.into_iter().collect());
+            let mut s = if pretty {
+                serde_json::to_string_pretty(&v).unwrap()
+            } else {
+                v.to_string()
+            };
+            if commas {
+                s = s.replace("\n}", ",\n}").replace("\n]", ",\n]");
+            }
+            if cut > 0 && cut < 40 {
+                let at = s.len() * cut / 40;
+                let at = (0..=at).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+                s.truncate(at);
+            }
+            match wrap {
+                0 => s,
+                1 => format!("Sure! Here it is:\n```json\n{s}\n```\nAnything else?"),
+                2 => format!("<think>The user wants {{\"x\": 1}}.</think>\n{s}"),
+                _ => format!("Result: {s} (as requested)"),
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn any_chunking_of_a_document_equals_one_shot(text in document(), cuts in prop::collection::vec(0usize..400, 0..20)) {
+        let mut cuts = cuts;
+        cuts.sort_unstable();
+        if let Err(e) = check(&text, &split_at(&text, &cuts)) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+}
