@@ -8,8 +8,8 @@
 use crate::position::{locate_all, Location};
 use crate::repair::json_string;
 use crate::{
-    ascii_json, repair, CleanOptions, Cleaner, Error, ErrorKind, RepairKind, RepairOptions,
-    RepairSet, ThinkTag,
+    ascii_json, repair, CleanOptions, Cleaner, Error, ErrorKind, PartialJson, RepairKind,
+    RepairOptions, RepairSet, Repaired, ThinkTag,
 };
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -118,17 +118,32 @@ fn repair_input(
     report: bool,
     ascii: bool,
 ) -> String {
+    let options = repair_options(max_depth, max_input_length, forbid, assume_invalid);
+    result_string(text, repair(text, &options), report, ascii)
+}
+
+/// Repair options from the arguments the TypeScript side validated (see [`repair_text`]).
+fn repair_options(
+    max_depth: u32,
+    max_input_length: f64,
+    forbid: &str,
+    assume_invalid: bool,
+) -> RepairOptions {
     let mut set = RepairSet::NONE;
     for code in forbid.split(',').filter(|c| !c.is_empty()) {
         set.insert_code(code);
     }
-    let options = RepairOptions {
+    RepairOptions {
         max_depth: max_depth as usize,
         max_input_length: (max_input_length >= 0.0).then_some(max_input_length as usize),
         forbid: set,
         assume_invalid,
-    };
-    let out = match repair(text, &options) {
+    }
+}
+
+/// A repair result as `R<header>\n<json>` or `E<error>` (see the module documentation).
+fn result_string(text: &str, result: Result<Repaired, Error>, report: bool, ascii: bool) -> String {
+    let out = match result {
         Ok(out) => out,
         Err(e) => return error_string(&e),
     };
@@ -271,5 +286,60 @@ impl JsCleaner {
     #[wasm_bindgen(js_name = pendingReasoning)]
     pub fn pending_reasoning(&self) -> Option<String> {
         self.0.pending_reasoning().map(str::to_owned)
+    }
+}
+
+/// The streaming JSON parser.
+#[wasm_bindgen(js_name = PartialJson)]
+pub struct JsPartialJson(PartialJson);
+
+#[wasm_bindgen(js_class = PartialJson)]
+impl JsPartialJson {
+    /// A parser with the options the TypeScript side validated (see [`repair_text`]). With
+    /// `valid_unbounded`, the strict check at the end has no depth limit (the host's `JSON.parse` has none).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        max_depth: u32,
+        max_input_length: f64,
+        forbid: &str,
+        valid_unbounded: bool,
+    ) -> JsPartialJson {
+        let options = repair_options(max_depth, max_input_length, forbid, false);
+        let p = PartialJson::new(&options);
+        JsPartialJson(if valid_unbounded {
+            p.with_valid_max_depth(usize::MAX)
+        } else {
+            p
+        })
+    }
+
+    /// Takes the next `len` bytes of input as a chunk. Returns `[complete,op,…]` (the operations of
+    /// the partial value, see `stream::view`), or `E<error>` when the input limit is exceeded.
+    pub fn push(&mut self, len: usize) -> String {
+        with_input(len, |chunk| match self.0.push(chunk) {
+            Ok(u) => {
+                let mut s = String::with_capacity(u.ops.len() + 4);
+                s.push('[');
+                s.push(if u.complete { '1' } else { '0' });
+                if !u.ops.is_empty() {
+                    s.push(',');
+                    s.push_str(&u.ops);
+                }
+                s.push(']');
+                s
+            }
+            Err(e) => error_string(&e),
+        })
+    }
+
+    /// Ends the text: the result of the one-shot repair of all of it, in `repairText`'s format.
+    pub fn finish(&mut self, report: bool, ascii: bool) -> String {
+        let result = self.0.finish();
+        result_string(self.0.text(), result, report, ascii)
+    }
+
+    /// The error the parse stopped with so far, in `repairText`'s `E` format, if any.
+    pub fn error(&self) -> Option<String> {
+        self.0.error().map(error_string)
     }
 }

@@ -8,6 +8,10 @@ export { clean, cleanDetailed, StreamCleaner, COMMON_THINK_TAGS } from './clean.
 export type { CleanOptions, CleanResult, ThinkTag } from './clean.js';
 export { createCleanStream, cleanChunks } from './streams.js';
 export type { CleanStreamHooks, TextChunk } from './streams.js';
+export { PartialJsonParser } from './partial.js';
+export type { PartialJsonOptions, PartialJsonResult } from './partial.js';
+export { createPartialJsonStream, partialJsonValues } from './partial-streams.js';
+export type { PartialJsonUpdate } from './partial-streams.js';
 export { LLMResponseSanitizer } from './sanitizer.js';
 export { JsonRepairError } from './errors.js';
 export type { JsonRepairErrorKind, JsonRepairErrorFields } from './errors.js';

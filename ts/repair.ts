@@ -43,7 +43,8 @@ export interface ParseResult {
 
 const DEFAULT_MAX_DEPTH = 10_000;
 
-interface Plan {
+/** Validated repair options as the core takes them. */
+export interface Plan {
   maxDepth: number;
   maxInputLength: number;
   forbid: string;
@@ -73,7 +74,8 @@ function nonNegativeInteger(value: unknown, where: string): number {
   return value;
 }
 
-function plan(options: RepairOptions | undefined, where: string): Plan {
+/** Validates `options` (errors name `where`). */
+export function plan(options: RepairOptions | undefined, where: string): Plan {
   if (options === undefined) {
     return { maxDepth: DEFAULT_MAX_DEPTH, maxInputLength: -1, forbid: '', fastPath: true };
   }
@@ -89,7 +91,8 @@ function plan(options: RepairOptions | undefined, where: string): Plan {
   return { maxDepth, maxInputLength, forbid: forbid.join(','), fastPath: options.maxDepth === undefined };
 }
 
-function fail(error: { kind: string; message: string; position: number; line: number; column: number; repair?: string; limit?: number }): never {
+/** Throws the core's error as a {@link JsonRepairError}. */
+export function fail(error: { kind: string; message: string; position: number; line: number; column: number; repair?: string; limit?: number }): never {
   throw new JsonRepairError({ ...error, kind: error.kind as JsonRepairErrorKind });
 }
 

@@ -14,7 +14,7 @@ export interface CleanStreamHooks {
 export type TextChunk = string | ArrayBufferView | ArrayBuffer;
 
 /** Turns chunks of text or UTF-8 bytes into text, keeping characters split between chunks intact. */
-class ChunkDecoder {
+export class ChunkDecoder {
   #decoder: TextDecoder | undefined;
 
   text(chunk: TextChunk): string {

@@ -9,6 +9,7 @@ import initAsync, {
   repairText,
   repairKinds,
   Cleaner,
+  PartialJson,
   type InitOutput,
 } from '../pkg/llm_response_sanitizer.js';
 
@@ -110,12 +111,7 @@ export function callRepair(
   ascii: boolean,
 ): RawRepairOk | RawRepairErr {
   assertReady();
-  const out = repairText(writeInput(text), maxDepth, maxInputLength, forbid, assumeInvalid, report, ascii);
-  if (out.charCodeAt(0) === 69 /* E */) {
-    return { ok: false, error: JSON.parse(out.slice(1)) };
-  }
-  const nl = out.indexOf('\n');
-  return { ok: true, header: out.slice(1, nl), json: out.slice(nl + 1) };
+  return decodeResult(repairText(writeInput(text), maxDepth, maxInputLength, forbid, assumeInvalid, report, ascii));
 }
 
 /** One repair kind as described by the core. */
@@ -165,6 +161,39 @@ export function newCleaner(o: CoreCleanOptions): CoreCleaner {
     finish: () => core.finish(),
     reasoning: () => core.reasoning(),
     pendingReasoning: () => core.pendingReasoning(),
+    free: () => core.free(),
+  };
+}
+
+/** The core's streaming JSON parser. Freed by `free()`, or by the module's finalization registry. */
+export interface CorePartialJson {
+  /** `[complete, op, …]` as text, or `E<error>` when the input limit is exceeded. */
+  push(chunk: string): string;
+  finish(report: boolean, ascii: boolean): RawRepairOk | RawRepairErr;
+  /** The error the parse has stopped with so far, in the binding's `E` format. */
+  error(): RawRepairErr['error'] | undefined;
+  free(): void;
+}
+
+function decodeResult(out: string): RawRepairOk | RawRepairErr {
+  if (out.charCodeAt(0) === 69 /* E */) {
+    return { ok: false, error: JSON.parse(out.slice(1)) };
+  }
+  const nl = out.indexOf('\n');
+  return { ok: true, header: out.slice(1, nl), json: out.slice(nl + 1) };
+}
+
+/** A streaming JSON parser in the core (options as for {@link callRepair}). */
+export function newPartialJson(maxDepth: number, maxInputLength: number, forbid: string, validUnbounded: boolean): CorePartialJson {
+  assertReady();
+  const core = new PartialJson(maxDepth, maxInputLength, forbid, validUnbounded);
+  return {
+    push: (chunk) => core.push(writeInput(chunk)),
+    finish: (report, ascii) => decodeResult(core.finish(report, ascii)),
+    error: () => {
+      const e = core.error();
+      return e === undefined ? undefined : (JSON.parse(e.slice(1)) as RawRepairErr['error']);
+    },
     free: () => core.free(),
   };
 }

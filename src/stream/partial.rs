@@ -71,6 +71,7 @@ pub struct PartialJson {
     stuck: (usize, usize),
     view: View,
     ops: Ops,
+    finished: bool,
 }
 
 impl PartialJson {
@@ -94,6 +95,7 @@ impl PartialJson {
             stuck: (0, 0),
             view: View::default(),
             ops: Ops::default(),
+            finished: false,
         }
     }
 
@@ -112,6 +114,12 @@ impl PartialJson {
     pub fn push(&mut self, chunk: &str) -> Result<Update, Error> {
         if let Some(e) = &self.too_long {
             return Err(e.clone());
+        }
+        if self.finished {
+            return Ok(Update {
+                ops: String::new(),
+                complete: self.complete(),
+            });
         }
         self.utf16_len += utf16_len(chunk);
         if let Some(limit) = self.options.max_input_length {
@@ -158,12 +166,23 @@ impl PartialJson {
     ///
     /// # Errors
     /// Those of [`crate::repair`].
-    pub fn finish(mut self) -> Result<Repaired, Error> {
-        if let Some(e) = self.too_long.take() {
-            return Err(e);
+    ///
+    /// The parser is spent afterwards: later pushes change nothing and a second `finish` repeats the
+    /// result's error or parses the whole text again.
+    pub fn finish(&mut self) -> Result<Repaired, Error> {
+        self.finished = true;
+        if let Some(e) = &self.too_long {
+            return Err(e.clone());
         }
         let text = std::mem::take(&mut self.text);
-        self.conclude(&text)
+        let result = self.conclude(&text);
+        self.text = text;
+        result
+    }
+
+    /// All the text pushed so far.
+    pub fn text(&self) -> &str {
+        &self.text
     }
 
     fn conclude(&mut self, text: &str) -> Result<Repaired, Error> {
@@ -172,8 +191,10 @@ impl PartialJson {
         }
         let src = locate(text).ok_or_else(|| Error::at(ErrorKind::NoJson, text, 0))?;
         let current = self.parse.take().filter(|p| p.is_from(&src));
+        if let (Some(_), Some(e)) = (&current, &self.fault) {
+            return Err(e.clone());
+        }
         let mut parse = match current {
-            Some(_) if self.fault.is_some() => return Err(self.fault.clone().expect("checked")),
             Some(p) => p,
             None => SourceParse::new(text, src, &self.options)?,
         };

@@ -1,0 +1,228 @@
+// Streaming JSON through the npm API: every chunking of the shared corpus and of generated documents
+// finishes exactly as parseAndRepair; partial values only grow; schemas hold enum strings; adapters.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  parseAndRepair,
+  parseDetailed,
+  PartialJsonParser,
+  createPartialJsonStream,
+  partialJsonValues,
+  createCleanStream,
+  JsonRepairError,
+} from 'llm-response-sanitizer';
+import { repairFixtures } from './fixtures.mjs';
+import { rng, document, DEFECTS } from '../../benches/workloads.mjs';
+
+/** `parseAndRepair(text)` as a comparable outcome. */
+function oneShot(text) {
+  try {
+    return { value: parseAndRepair(text) };
+  } catch (e) {
+    assert.ok(e instanceof JsonRepairError, String(e));
+    return { error: e.kind, position: e.position };
+  }
+}
+
+/** Whether `next` extends `prev`: same types, strings that grew, containers that gained members. */
+function extendsValue(prev, next) {
+  if (typeof prev === 'string') return typeof next === 'string' && next.startsWith(prev);
+  if (Array.isArray(prev)) return Array.isArray(next) && prev.length <= next.length && prev.every((x, i) => extendsValue(x, next[i]));
+  if (prev !== null && typeof prev === 'object') {
+    return next !== null && typeof next === 'object' && !Array.isArray(next) && Object.keys(prev).every((k) => Object.hasOwn(next, k) && extendsValue(prev[k], next[k]));
+  }
+  return Object.is(prev, next);
+}
+
+/** Streams `chunks`, checking that each partial value extends the previous one; returns the outcome. */
+function streamed(chunks, options, { monotone = true } = {}) {
+  const p = new PartialJsonParser(options);
+  try {
+    let before;
+    for (const c of chunks) {
+      const { value } = p.push(c);
+      const snapshot = value === undefined ? undefined : structuredClone(value);
+      if (monotone && before !== undefined && snapshot !== undefined && !extendsValue(before, snapshot)) {
+        throw new Error(`value shrank or changed type: ${JSON.stringify(before)} -> ${JSON.stringify(snapshot)}`);
+      }
+      before = snapshot;
+    }
+    return { value: p.finish() };
+  } catch (e) {
+    if (!(e instanceof JsonRepairError)) throw e;
+    return { error: e.kind, position: e.position };
+  } finally {
+    p.free();
+  }
+}
+
+/** Texts whose partial values may legitimately be replaced (the JSON moves, a key repeats, values get wrapped). */
+const REPLACES = /<\/?(think|thinking|reasoning)>|```|~~~|duplicate|\}\s*,\s*[{"']/i;
+
+test('the corpus: every two-piece split, and one UTF-16 unit per chunk', () => {
+  const fixtures = repairFixtures();
+  assert.ok(fixtures.length >= 80);
+  for (const f of fixtures) {
+    const want = oneShot(f.input);
+    const monotone = !REPLACES.test(f.input) && !REPLACES.test(f.name);
+    for (let i = 0; i <= f.input.length; i++) {
+      assert.deepEqual(streamed([f.input.slice(0, i), f.input.slice(i)], undefined, { monotone }), want, `${f.name} split at ${i}`);
+    }
+    assert.deepEqual(streamed([...f.input.split('')], undefined, { monotone }), want, `${f.name} one unit at a time`);
+  }
+});
+
+test('generated documents with every defect class, in random chunks, equal one shot', () => {
+  const r = rng(11);
+  for (let n = 0; n < 300; n++) {
+    const defect = n % 3 === 0 ? 'mixed' : DEFECTS[n % DEFECTS.length];
+    const { text } = document(n, 1 + (n % 4), defect, n % 5 === 0 ? 'truncated' : 'none');
+    const chunks = [];
+    for (let i = 0; i < text.length; ) {
+      const k = 1 + Math.floor(r() * 40);
+      chunks.push(text.slice(i, i + k));
+      i += k;
+    }
+    assert.deepEqual(streamed(chunks, undefined, { monotone: defect !== 'multiple_values' }), oneShot(text), `document ${n} (${defect})`);
+  }
+});
+
+test('partial values: strings grow, keys and numbers appear whole, nothing flips type', () => {
+  const p = new PartialJsonParser();
+  const seen = [];
+  for (const c of ['{"na', 'me": "A', 'da", "age": 3', '6, "ok": tr', 'ue, "b"', ': nu', 'll}']) {
+    seen.push(JSON.stringify(p.push(c).value));
+  }
+  assert.deepEqual(seen, [
+    '{}',
+    '{"name":"A"}',
+    '{"name":"Ada"}',
+    '{"name":"Ada","age":36}',
+    '{"name":"Ada","age":36,"ok":true}',
+    '{"name":"Ada","age":36,"ok":true}',
+    '{"name":"Ada","age":36,"ok":true,"b":null}',
+  ]);
+  assert.equal(p.complete, true);
+  assert.deepEqual(p.finish(), { name: 'Ada', age: 36, ok: true, b: null });
+});
+
+test('the value is one live object; a game turn streams past its think block', () => {
+  const text = '<think>Pick the tavern {maybe}.</think>\n```json\n{"chosenIndex": 2, "speech": "Let\'s go", "mood": \'calm\',}\n```';
+  const p = new PartialJsonParser();
+  let first;
+  const speeches = [];
+  for (let i = 0; i < text.length; i += 5) {
+    const { value } = p.push(text.slice(i, i + 5));
+    if (value !== undefined) {
+      first ??= value;
+      assert.equal(value, first);
+      if (typeof value.speech === 'string') speeches.push(value.speech);
+    }
+  }
+  assert.ok(speeches.length >= 2 && speeches[0].length < speeches.at(-1).length);
+  assert.deepEqual(p.finishDetailed().repairs.map((r) => r.kind), parseDetailed(text).repairs.map((r) => r.kind));
+});
+
+test('with a schema, enum strings are held until complete; free strings still grow', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      action: { $ref: '#/$defs/action' },
+      speech: { type: 'string' },
+      steps: { type: 'array', items: { anyOf: [{ enum: ['north', 'south'] }, { type: 'number' }] } },
+    },
+    $defs: { action: { enum: ['attack', 'defend'] } },
+  };
+  const text = '{"speech": "Hold the line", "action": "defend", "steps": ["north", 3]}';
+  const p = new PartialJsonParser({ schema });
+  const actions = new Set();
+  const steps = new Set();
+  const speeches = new Set();
+  for (const ch of text) {
+    const { value } = p.push(ch);
+    if (value?.action !== undefined) actions.add(value.action);
+    if (value?.steps?.[0] !== undefined) steps.add(value.steps[0]);
+    if (value?.speech !== undefined) speeches.add(value.speech);
+  }
+  assert.deepEqual([...actions], ['defend']);
+  assert.deepEqual([...steps], ['north']);
+  assert.ok(speeches.size > 5);
+});
+
+test('prototype safety: __proto__ is an own property and no prototype changes', () => {
+  const p = new PartialJsonParser();
+  const { value } = p.push('{"__proto__": {"polluted": true}, "constructor": {"prototype": 1}, "a": [');
+  assert.equal(Object.getPrototypeOf(value), Object.prototype);
+  assert.ok(Object.hasOwn(value, '__proto__'));
+  assert.equal({}.polluted, undefined);
+  assert.deepEqual(p.finish(), parseAndRepair('{"__proto__": {"polluted": true}, "constructor": {"prototype": 1}, "a": ['));
+});
+
+test('surrogate pairs split between chunks stay whole', () => {
+  const text = '{"emoji": "a😀b"}';
+  for (let i = 0; i <= text.length; i++) {
+    const p = new PartialJsonParser();
+    p.push(text.slice(0, i));
+    const { value } = p.push(text.slice(i));
+    assert.equal(value.emoji, 'a😀b');
+    assert.deepEqual(p.finish(), { emoji: 'a😀b' });
+  }
+});
+
+test('errors: typed, at the same place as parseAndRepair, and early where certain', () => {
+  const p = new PartialJsonParser({ maxInputLength: 8 });
+  p.push('{"a": 1');
+  assert.throws(() => p.push(', "b": 2}'), (e) => e instanceof JsonRepairError && e.kind === 'input_too_long');
+  p.free();
+  const deep = new PartialJsonParser({ maxDepth: 50 });
+  deep.push('[1, ');
+  for (let i = 0; i < 100; i++) deep.push('[[');
+  assert.equal(deep.error?.kind, 'depth_limit');
+  assert.throws(() => deep.finish(), (e) => e.kind === 'depth_limit');
+  const none = new PartialJsonParser();
+  none.push('I cannot help with that.');
+  assert.throws(() => none.finish(), (e) => e instanceof JsonRepairError && e.kind === 'no_json');
+  assert.throws(() => none.push('x'), /freed|finished/);
+  assert.throws(() => new PartialJsonParser().push(42), TypeError);
+  assert.throws(() => new PartialJsonParser({ schema: 'x' }), TypeError);
+  assert.throws(() => new PartialJsonParser({ forbid: ['nope'] }), RangeError);
+});
+
+test('valid JSON streams to exactly JSON.parse, deep nesting included', () => {
+  const text = '['.repeat(20000) + ']'.repeat(20000);
+  const p = new PartialJsonParser();
+  for (let i = 0; i < text.length; i += 1000) p.push(text.slice(i, i + 1000));
+  let v = p.finish();
+  let depth = 1;
+  while (Array.isArray(v) && v.length === 1) [v, depth] = [v[0], depth + 1];
+  assert.deepEqual([v, depth], [[], 20000]);
+  const q = new PartialJsonParser();
+  q.push('"just a string"');
+  assert.equal(q.finish(), 'just a string');
+});
+
+test('adapters: bytes through the clean stream into partial values, and the async iterable', async () => {
+  const raw = '<think>hmm</think>Assistant: {"hp": 10, "log": ["hit", "miss"]}';
+  const bytes = new TextEncoder().encode(raw);
+  const body = new ReadableStream({
+    start(c) {
+      for (let i = 0; i < bytes.length; i += 3) c.enqueue(bytes.slice(i, i + 3));
+      c.close();
+    },
+  });
+  const updates = [];
+  const reader = body
+    .pipeThrough(createCleanStream({ removeAssistantPrefix: true }))
+    .pipeThrough(createPartialJsonStream())
+    .getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    updates.push({ ...value, value: structuredClone(value.value) });
+  }
+  assert.deepEqual(updates.at(-1), { value: { hp: 10, log: ['hit', 'miss'] }, complete: true, done: true });
+  assert.ok(updates.some((u) => !u.done && Array.isArray(u.value?.log) && u.value.log.length === 1));
+  const values = [];
+  for await (const u of partialJsonValues(['{"a": [1', ', 2]', '}'])) values.push(u.done ? u.value : JSON.stringify(u.value));
+  assert.deepEqual(values, ['{"a":[]}', '{"a":[1,2]}', '{"a":[1,2]}', { a: [1, 2] }]);
+});

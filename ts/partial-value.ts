@@ -1,0 +1,206 @@
+/**
+ * The live partial value: applies the core's change operations (see `src/stream/view.rs`) to a plain
+ * object, so each chunk costs time proportional to what it changed. Objects are built as `JSON.parse`
+ * builds them: a `"__proto__"` key is an own property and no prototype is ever changed.
+ */
+
+/** Operation codes, as the core writes them. */
+const RESET = 0, OBJECT = 1, ARRAY = 2, CLOSE = 3, KEY = 4, STRING = 5, APPEND = 6, END_STRING = 7, SCALAR = 8, WRAP = 9;
+
+type Container = Record<string, unknown> | unknown[];
+type Schema = Record<string, unknown> | boolean | undefined;
+
+/** Where a string value lives, and whether it is held back until complete. */
+interface StringSlot {
+  readonly parent: Container | undefined;
+  readonly key: string | number;
+  readonly held: boolean;
+  text: string;
+}
+
+/** Sets `parent[key]` as an own data property, even for `"__proto__"`. */
+function put(parent: Container, key: string | number, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(parent, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    (parent as Record<string | number, unknown>)[key] = value;
+  }
+}
+
+/**
+ * A subset of JSON Schema navigation, enough to know where enum strings go: `properties`,
+ * `additionalProperties`, `items`/`prefixItems` (and draft 7's array form), local `$ref`, and the
+ * branches of `allOf`/`anyOf`/`oneOf`.
+ */
+class SchemaWalk {
+  readonly #root: Schema;
+
+  constructor(root: Schema) {
+    this.#root = root;
+  }
+
+  #resolve(s: Schema, hops = 0): Schema {
+    if (typeof s !== 'object' || s === null || typeof s.$ref !== 'string' || hops > 32) return s;
+    const ref = s.$ref;
+    if (!ref.startsWith('#')) return undefined;
+    let node: unknown = this.#root;
+    for (const raw of ref.slice(1).split('/').slice(1)) {
+      const part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
+    }
+    return this.#resolve(node as Schema, hops + 1);
+  }
+
+  /** The schema and its combinator branches, resolved. */
+  #variants(s: Schema): Record<string, unknown>[] {
+    const out: Record<string, unknown>[] = [];
+    const visit = (x: Schema, depth: number) => {
+      const r = this.#resolve(x);
+      if (typeof r !== 'object' || r === null || depth > 8) return;
+      out.push(r);
+      for (const k of ['allOf', 'anyOf', 'oneOf']) {
+        const list = r[k];
+        if (Array.isArray(list)) for (const b of list) visit(b as Schema, depth + 1);
+      }
+    };
+    visit(s, 0);
+    return out;
+  }
+
+  /** The schemas that may describe member `key` of an object, or element `index` of an array. */
+  child(schemas: readonly Schema[], key: string | number): Schema[] {
+    const out: Schema[] = [];
+    for (const s of schemas) {
+      for (const v of this.#variants(s)) {
+        if (typeof key === 'string') {
+          const props = v.properties as Record<string, Schema> | undefined;
+          if (props && Object.prototype.hasOwnProperty.call(props, key)) out.push(props[key]);
+          else if (v.additionalProperties !== undefined) out.push(v.additionalProperties as Schema);
+        } else if (Array.isArray(v.prefixItems) && key < v.prefixItems.length) {
+          out.push(v.prefixItems[key] as Schema);
+        } else if (Array.isArray(v.items)) {
+          out.push((key < v.items.length ? v.items[key] : v.additionalItems) as Schema);
+        } else if (v.items !== undefined) {
+          out.push(v.items as Schema);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Whether a string here must be one of a fixed set (`enum` or `const`), so a prefix would mislead. */
+  isEnumString(schemas: readonly Schema[]): boolean {
+    return schemas.some((s) =>
+      this.#variants(s).some((v) => (Array.isArray(v.enum) && v.enum.some((e) => typeof e === 'string')) || typeof v.const === 'string'),
+    );
+  }
+}
+
+/** The live value and the position of the next change in it. */
+export class PartialValue {
+  /** The root value; `undefined` until the JSON starts. */
+  root: unknown = undefined;
+  readonly #stack: Container[] = [];
+  /** Schemas for each open container (when a schema was given). */
+  readonly #schemas: Schema[][] = [];
+  readonly #walk: SchemaWalk | undefined;
+  readonly #rootSchema: Schema[];
+  #key: string | undefined;
+  #string: StringSlot | undefined;
+
+  constructor(schema?: object) {
+    this.#walk = schema === undefined ? undefined : new SchemaWalk(schema as Schema);
+    this.#rootSchema = schema === undefined ? [] : [schema as Schema];
+  }
+
+  /** Places `value` as the next value; returns its parent and key. */
+  #place(value: unknown, hold = false): [Container | undefined, string | number] {
+    const parent = this.#stack[this.#stack.length - 1];
+    if (parent === undefined) {
+      if (!hold) this.root = value;
+      return [undefined, 0];
+    }
+    let key: string | number;
+    if (Array.isArray(parent)) key = parent.length;
+    else key = this.#key ?? '';
+    if (!hold) put(parent, key, value);
+    return [parent, key];
+  }
+
+  /** Schemas of the next value (empty without a schema). */
+  #nextSchemas(): Schema[] {
+    if (this.#walk === undefined) return [];
+    const parent = this.#stack[this.#stack.length - 1];
+    if (parent === undefined) return this.#rootSchema;
+    const at = this.#schemas[this.#schemas.length - 1];
+    return this.#walk.child(at, Array.isArray(parent) ? parent.length : (this.#key ?? ''));
+  }
+
+  /** Applies the operations `ops[from..]`. */
+  apply(ops: readonly unknown[], from: number): void {
+    for (let i = from; i < ops.length; ) {
+      switch (ops[i++]) {
+        case RESET:
+          this.root = undefined;
+          this.#stack.length = 0;
+          this.#schemas.length = 0;
+          this.#key = undefined;
+          this.#string = undefined;
+          break;
+        case OBJECT:
+        case ARRAY: {
+          const c: Container = ops[i - 1] === OBJECT ? {} : [];
+          const schemas = this.#nextSchemas();
+          this.#place(c);
+          this.#stack.push(c);
+          this.#schemas.push(schemas);
+          break;
+        }
+        case CLOSE:
+          this.#stack.pop();
+          this.#schemas.pop();
+          break;
+        case KEY:
+          this.#key = ops[i++] as string;
+          break;
+        case STRING: {
+          const text = ops[i++] as string;
+          const held = this.#walk !== undefined && this.#walk.isEnumString(this.#nextSchemas());
+          const [parent, key] = this.#place(text, held);
+          this.#string = { parent, key, held, text };
+          break;
+        }
+        case APPEND: {
+          const s = this.#string!;
+          s.text += ops[i++] as string;
+          if (!s.held) {
+            if (s.parent === undefined) this.root = s.text;
+            else put(s.parent, s.key, s.text);
+          }
+          break;
+        }
+        case END_STRING: {
+          const s = this.#string!;
+          if (s.held) {
+            if (s.parent === undefined) this.root = s.text;
+            else put(s.parent, s.key, s.text);
+          }
+          this.#string = undefined;
+          break;
+        }
+        case SCALAR:
+          this.#place(ops[i++]);
+          break;
+        case WRAP: {
+          const wrapper = [this.root];
+          this.root = wrapper;
+          this.#stack.unshift(wrapper);
+          this.#schemas.unshift([]);
+          break;
+        }
+        default:
+          throw new Error(`llm-response-sanitizer: unknown partial-value operation ${String(ops[i - 1])}`);
+      }
+    }
+  }
+}
