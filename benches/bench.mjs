@@ -5,7 +5,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { parseAndRepair, repairJson, clean, StreamCleaner } from 'llm-response-sanitizer';
+import { parseAndRepair, repairJson, clean, StreamCleaner, PartialJsonParser } from 'llm-response-sanitizer';
+import { parsePartialJson as aiParsePartialJson } from 'ai';
+import { JSONParser as StreamParser } from '@streamparser/json';
 import { jsonrepair } from 'jsonrepair';
 import { repairJson as toolsyRepair } from '@toolsycc/json-repair';
 import { parse as partialParse } from 'partial-json';
@@ -265,7 +267,80 @@ out(`| 100 KB in 10-char chunks, StreamCleaner vs re-cleaning the buffer per chu
 out(`| 1 MB in 100-char chunks, StreamCleaner | ${ms(s1m)} ms | | |`);
 out(`| growth: 1 MB / 100 KB, both in 10-char chunks (linear ≈ 10) | ${fmt(s1m10 / s100)} | | |`);
 
-// 8. Size.
+// 8. Streaming JSON (SPEC §7): the value after every chunk. The partial parsers of the field re-parse the
+// growing buffer at each chunk; @streamparser/json is linear but strict and gives completed values only.
+out();
+out('## Streaming JSON: PartialJsonParser, value after every chunk');
+out();
+const streamDoc100k = validDocument(21, 100_000).text;
+const streamDoc1m = validDocument(22, 1_000_000).text;
+let sink;
+const streamOurs = (t, size) => {
+  const p = new PartialJsonParser();
+  // The value is requested after every chunk, as a UI would.
+  for (let i = 0; i < t.length; i += size) sink = p.push(t.slice(i, i + size)).value;
+  return p.finish();
+};
+const reparseEach = (parse) => (t, size) => {
+  let v;
+  for (let i = 0; i < t.length; i += size) {
+    try {
+      v = parse(t.slice(0, i + size));
+    } catch {
+      /* a prefix it cannot read */
+    }
+  }
+  return v;
+};
+const streamParserRun = (t, size) => {
+  let last;
+  const p = new StreamParser({ paths: ['$'] });
+  p.onValue = ({ value }) => {
+    last = value;
+  };
+  for (let i = 0; i < t.length; i += size) p.write(t.slice(i, i + size));
+  return last;
+};
+/** CPU time of one run of `fn` in ms (user + system), with its result. */
+const cpuMs = async (fn) => {
+  const c0 = process.cpuUsage();
+  const result = await fn();
+  const c = process.cpuUsage(c0);
+  return [(c.user + c.system) / 1000, result];
+};
+const aiRun = async (t, size) => {
+  let v;
+  for (let i = 0; i < t.length; i += size) v = (await aiParsePartialJson(t.slice(0, i + size))).value;
+  return v;
+};
+if (!isDeepStrictEqual(streamOurs(streamDoc100k, 10), JSON.parse(streamDoc100k))) throw new Error('bench: streamed value differs');
+const bestCpu = async (fn, runs) => {
+  let best = Infinity;
+  for (let i = 0; i < runs; i++) best = Math.min(best, (await cpuMs(fn))[0]);
+  return best;
+};
+const ours100 = await bestCpu(() => streamOurs(streamDoc100k, 10), 5);
+const ours1m100 = await bestCpu(() => streamOurs(streamDoc1m, 100), 3);
+const ours1m10 = await bestCpu(() => streamOurs(streamDoc1m, 10), 3);
+out('| workload | total CPU | vs ours |');
+out('| --- | ---: | ---: |');
+out(`| 100 KB in 10-char chunks: llm-response-sanitizer | ${ours100.toFixed(1)} ms | 1× |`);
+const versus = (ms) => `${ms.toFixed(ms < 100 ? 1 : 0)} ms | ${fmt(ms / ours100)}×`;
+if (quick) {
+  out('| competitors | skipped (BENCH_QUICK) | |');
+} else {
+  const [pj, pjValue] = await cpuMs(() => reparseEach(partialParse)(streamDoc100k, 10));
+  const [ai, aiValue] = await cpuMs(() => aiRun(streamDoc100k, 10));
+  const [sp, spValue] = await cpuMs(() => streamParserRun(streamDoc100k, 10));
+  const same = (v) => (isDeepStrictEqual(v, JSON.parse(streamDoc100k)) ? '' : ' (final value wrong)');
+  out(`| 100 KB in 10-char chunks: partial-json (re-parse per chunk) | ${versus(pj)}${same(pjValue)} |`);
+  out(`| 100 KB in 10-char chunks: AI SDK parsePartialJson (re-parse per chunk) | ${versus(ai)}${same(aiValue)} |`);
+  out(`| 100 KB in 10-char chunks: @streamparser/json (strict, no partial root) | ${versus(sp)}${same(spValue)} |`);
+}
+out(`| 1 MB in 100-char chunks: llm-response-sanitizer | ${ours1m100.toFixed(1)} ms | |`);
+out(`| growth: 1 MB / 100 KB, both in 10-char chunks (linear ≈ 10) | ${fmt(ours1m10 / ours100)} | |`);
+
+// 9. Size.
 const wasm = readFileSync(new URL('../pkg/llm_response_sanitizer_bg.wasm', import.meta.url));
 out();
 out(`## Size (bar: ≤ 100 KB gzipped)`);
