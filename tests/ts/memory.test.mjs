@@ -1,10 +1,11 @@
-// Memory: 100,000 create/use/free cycles of StreamCleaner must not grow the wasm memory, whether the
-// cleaner is freed with free(), with `using` (Symbol.dispose), or left to the FinalizationRegistry.
+// Memory: 100,000 create/use/free cycles of StreamCleaner and of PartialJsonParser must not grow the wasm
+// memory, whether the object is freed with free(), with `using` (Symbol.dispose), or left to the
+// FinalizationRegistry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { StreamCleaner, wasmMemorySize, clean, parseAndRepair } from 'llm-response-sanitizer';
+import { StreamCleaner, PartialJsonParser, wasmMemorySize, clean, parseAndRepair } from 'llm-response-sanitizer';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
@@ -78,6 +79,43 @@ test('one-shot calls do not grow memory either', async () => {
   const grew = await growth(() => {
     clean(TEXT.join(''));
     parseAndRepair(big);
+  });
+  assert.equal(grew, 0);
+});
+
+const TURN = ['{"chosenIndex": 2, "spe', 'ech": "Halt! Who goes ', 'there?", "tags": [\'a\',', ' True,]}'];
+
+function parse(p) {
+  let v;
+  for (const chunk of TURN) v = p.push(chunk).value;
+  return v;
+}
+
+test('PartialJsonParser, finish() (which frees): no growth over 100,000 cycles', async () => {
+  const grew = await growth(() => {
+    const p = new PartialJsonParser();
+    parse(p);
+    assert.deepEqual(p.finish(), { chosenIndex: 2, speech: 'Halt! Who goes there?', tags: ['a', true] });
+  });
+  assert.equal(grew, 0);
+});
+
+test('PartialJsonParser, free() mid-stream and using: no growth over 100,000 cycles', async () => {
+  const grew = await growth(() => {
+    const p = new PartialJsonParser();
+    try {
+      parse(p);
+    } finally {
+      p[Symbol.dispose]();
+    }
+  });
+  assert.equal(grew, 0);
+});
+
+test('PartialJsonParser, neither: the FinalizationRegistry reclaims dropped parsers', async () => {
+  const grew = await growth(() => {
+    const p = new PartialJsonParser();
+    p.push('{"an open object": ["never finished", ');
   });
   assert.equal(grew, 0);
 });

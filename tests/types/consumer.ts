@@ -20,6 +20,12 @@ import {
   type CleanOptions,
   type CleanResult,
   type ThinkTag,
+  PartialJsonParser,
+  createPartialJsonStream,
+  partialJsonValues,
+  type PartialJsonOptions,
+  type PartialJsonResult,
+  type PartialJsonUpdate,
 } from 'llm-response-sanitizer';
 
 await init();
@@ -76,3 +82,25 @@ for await (const part of cleanChunks(['a', new Uint8Array([98])])) {
 // @ts-expect-error: tag pairs are objects
 clean('x', { thinkTags: [['<a>', '</a>']] });
 void [cleaned, thought, tag, piped];
+
+// Streaming JSON.
+const partialOptions: PartialJsonOptions = { maxDepth: 100, schema: { properties: { mood: { enum: ['calm'] } } } };
+{
+  using parser = new PartialJsonParser(partialOptions);
+  const step: PartialJsonResult = parser.push('{"mood": "ca');
+  const partialValue: unknown = step.value;
+  const whole: boolean = step.complete && parser.complete;
+  const finished: unknown = parser.finish();
+  void [partialValue, whole, finished, parser.error?.kind];
+}
+const detailedFinish: ParseResult = new PartialJsonParser().finishDetailed();
+const jsonStream: TransformStream<string | ArrayBufferView | ArrayBuffer, PartialJsonUpdate> = createPartialJsonStream();
+async function readUpdates(): Promise<void> {
+  for await (const u of partialJsonValues(['{"a": 1}'])) {
+    const done: boolean = u.done;
+    void done;
+  }
+}
+void [detailedFinish, jsonStream, readUpdates];
+// @ts-expect-error: chunks are strings
+new PartialJsonParser().push(1);
