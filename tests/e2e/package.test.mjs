@@ -63,8 +63,11 @@ test('Node ESM import of the installed tarball', () => {
     const { clean, StreamCleaner } = await import('llm-response-sanitizer');
     const s = new StreamCleaner();
     const c = s.push('<thi') + s.push('nk>x</think> Hi 😀 ') + s.finish();
-    console.log(JSON.stringify({ v, kind, c, one: clean('<think>x</think> Hi 😀 ') }));`], { cwd: scratch, encoding: 'utf8' });
-  assert.deepEqual(JSON.parse(out), { v: { a: true }, kind: 'no_json', c: 'Hi 😀', one: 'Hi 😀' });
+    const { PartialJsonParser } = await import('llm-response-sanitizer');
+    const p = new PartialJsonParser();
+    const partial = JSON.stringify(p.push("{'hp': 10, 'log': ['hi").value);
+    console.log(JSON.stringify({ v, kind, c, one: clean('<think>x</think> Hi 😀 '), partial, final: p.finish() }));`], { cwd: scratch, encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(out), { v: { a: true }, kind: 'no_json', c: 'Hi 😀', one: 'Hi 😀', partial: '{"hp":10,"log":["hi"]}', final: { hp: 10, log: ['hi'] } });
 });
 
 test('Node require() of the installed tarball', () => {
@@ -84,6 +87,16 @@ async function corpusInPage(page) {
       } catch (e) {
         if (!f.error || e.kind !== f.error || e.name !== 'JsonRepairError') bad.push(f.name + ': ' + e.message);
       }
+      // Streamed one UTF-16 unit per chunk, the parser must finish with the same outcome.
+      const p = new window.api.PartialJsonParser();
+      let streamed;
+      try {
+        for (const u of f.input.split('')) p.push(u);
+        streamed = JSON.stringify(p.finish());
+      } catch (e) {
+        streamed = 'error ' + e.kind;
+      }
+      if (streamed !== (f.error ? 'error ' + f.error : JSON.stringify(JSON.parse(f.expected)))) bad.push(f.name + ' (streamed)');
     }
     return { bad, count: fixtures.length };
   }, fixtures);

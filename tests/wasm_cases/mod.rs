@@ -31,3 +31,24 @@ fn every_clean_case_under_wasm() {
     assert!(cases.len() >= 70);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[wasm_bindgen_test]
+fn every_repair_fixture_streamed_under_wasm() {
+    // One character per chunk: the streamed result must be the one-shot result.
+    let mut failures = Vec::new();
+    for f in REPAIR_FIXTURES {
+        let mut p = llm_response_sanitizer::PartialJson::new(&RepairOptions::default());
+        let mut buf = [0u8; 4];
+        for c in f.input.chars() {
+            p.push(c.encode_utf8(&mut buf)).unwrap();
+        }
+        let streamed = p.finish().map(|r| r.json).map_err(|e| e.kind());
+        let one_shot = repair(f.input, &RepairOptions::default())
+            .map(|r| r.json)
+            .map_err(|e| e.kind());
+        if streamed != one_shot {
+            failures.push(f.name);
+        }
+    }
+    assert!(failures.is_empty(), "{failures:?}");
+}
