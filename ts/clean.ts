@@ -3,6 +3,7 @@
  * Text cleaning (SPEC §4): `clean`, `cleanDetailed` and `StreamCleaner`. One state machine in the core
  * serves both: `clean(text)` is one push plus finish, so every chunking gives the same text.
  */
+import { PairJoiner } from './surrogates.js';
 import { newCleaner, type CoreCleanOptions, type CoreCleaner } from './wasm.js';
 import { assertString } from './errors.js';
 
@@ -139,11 +140,6 @@ function oneShot(text: string, options: CoreCleanOptions): CleanResult {
   }
 }
 
-/** A high surrogate (the first half of a pair). */
-function isHigh(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
 /**
  * Cleans a response as it streams: `push` returns the text that can no longer change, `finish` the
  * rest. Joining every result gives exactly `clean(whole, options)`, however the text was split (a
@@ -152,7 +148,7 @@ function isHigh(code: number): boolean {
  */
 export class StreamCleaner {
   #core: CoreCleaner | null;
-  #high = '';
+  readonly #pairs = new PairJoiner();
   #finished = false;
   #reasoning: string | null = null;
 
@@ -170,13 +166,7 @@ export class StreamCleaner {
   push(chunk: string): string {
     assertString(chunk, 'StreamCleaner.push');
     const core = this.#live('push');
-    let text = this.#high === '' ? chunk : this.#high + chunk;
-    this.#high = '';
-    if (text.length > 0 && isHigh(text.charCodeAt(text.length - 1))) {
-      // Hold the first half of a surrogate pair until its second half arrives.
-      this.#high = text.slice(-1);
-      text = text.slice(0, -1);
-    }
+    const text = this.#pairs.take(chunk);
     return text === '' ? '' : core.push(text);
   }
 
@@ -184,8 +174,8 @@ export class StreamCleaner {
   finish(): string {
     if (this.#finished && this.#core !== null) return '';
     const core = this.#live('finish');
-    const tail = this.#high === '' ? '' : core.push(this.#high);
-    this.#high = '';
+    const held = this.#pairs.rest();
+    const tail = held === '' ? '' : core.push(held);
     const out = tail + core.finish();
     this.#finished = true;
     this.#reasoning = core.reasoning() ?? null;

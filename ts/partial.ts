@@ -3,6 +3,7 @@ import { newPartialJson, type CorePartialJson, type RawRepairOk } from './wasm.j
 import { JsonRepairError, assertString, type JsonRepairErrorKind } from './errors.js';
 import { fail, plan, type ParseResult, type RepairOptions } from './repair.js';
 import { PartialValue } from './partial-value.js';
+import { PairJoiner } from './surrogates.js';
 
 
 /** Options of {@link PartialJsonParser}: those of `parseAndRepair`, and a schema. */
@@ -23,9 +24,6 @@ export interface PartialJsonResult {
   readonly complete: boolean;
 }
 
-/** A high surrogate (the first half of a pair). */
-const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
-
 /**
  * Parses the JSON in a response as it streams. After each `push` the value holds what has arrived:
  * strings grow, numbers and literals appear whole, a key appears with its value, and nothing changes
@@ -41,7 +39,7 @@ export class PartialJsonParser {
   #core: CorePartialJson | null;
   readonly #value: PartialValue;
   #complete = false;
-  #high = '';
+  readonly #pairs = new PairJoiner();
   #finished = false;
 
   constructor(options?: PartialJsonOptions) {
@@ -69,13 +67,7 @@ export class PartialJsonParser {
   push(chunk: string): PartialJsonResult {
     assertString(chunk, 'PartialJsonParser.push');
     const core = this.#live('push');
-    let text = this.#high === '' ? chunk : this.#high + chunk;
-    this.#high = '';
-    if (text.length > 0 && isHigh(text.charCodeAt(text.length - 1))) {
-      // Hold the first half of a surrogate pair until its second half arrives.
-      this.#high = text.slice(-1);
-      text = text.slice(0, -1);
-    }
+    const text = this.#pairs.take(chunk);
     if (text !== '') this.#apply(core.push(text));
     return { value: this.#value.root, complete: this.#complete };
   }
@@ -108,8 +100,8 @@ export class PartialJsonParser {
 
   #end(where: string, report: boolean, ascii: boolean): RawRepairOk {
     const core = this.#live(where);
-    if (this.#high !== '') this.#apply(core.push(this.#high));
-    this.#high = '';
+    const held = this.#pairs.rest();
+    if (held !== '') this.#apply(core.push(held));
     this.#finished = true;
     const r = core.finish(report, ascii);
     this.free();
