@@ -96,30 +96,10 @@ pub fn repair_text(
     report: bool,
     ascii: bool,
 ) -> String {
-    with_input(len, |text| {
-        repair_input(
-            text,
-            max_depth,
-            max_input_length,
-            forbid,
-            assume_invalid,
-            report,
-            ascii,
-        )
-    })
-}
-
-fn repair_input(
-    text: &str,
-    max_depth: u32,
-    max_input_length: f64,
-    forbid: &str,
-    assume_invalid: bool,
-    report: bool,
-    ascii: bool,
-) -> String {
     let options = repair_options(max_depth, max_input_length, forbid, assume_invalid);
-    result_string(text, repair(text, &options), report, ascii)
+    with_input(len, |text| {
+        result_string(text, repair(text, &options), report, ascii)
+    })
 }
 
 /// Repair options from the arguments the TypeScript side validated (see [`repair_text`]).

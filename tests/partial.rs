@@ -7,6 +7,10 @@ use llm_response_sanitizer::{repair, Error, PartialJson, RepairOptions, Repaired
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
+#[path = "common/strategies.rs"]
+mod strategies;
+use strategies::{json_value, token_soup};
+
 /// A comparable summary of a result: the JSON, status, repairs and span, or the error and where.
 fn summary(r: Result<Repaired, Error>) -> String {
     match r {
@@ -333,76 +337,11 @@ fn deep_nesting_is_reported_at_once_and_thrown_at_the_end() {
     assert_eq!(p.finish().unwrap_err().kind().code(), "depth_limit");
 }
 
-/// Tokens glued at random: every branch of the locator and parser, cut at random places.
-const TOKENS: &[&str] = &[
-    "{",
-    "}",
-    "[",
-    "]",
-    ",",
-    ":",
-    "\"",
-    "'",
-    "\\",
-    "\\\"",
-    "\\u00",
-    "\\n",
-    " ",
-    "\n",
-    "1",
-    "-",
-    ".",
-    "12.5e",
-    "02",
-    "1.2.3",
-    "true",
-    "tr",
-    "True",
-    "None",
-    "nul",
-    "NaN",
-    "-Infinity",
-    "abc",
-    "key",
-    "\"k\":",
-    "'v'",
-    "“",
-    "”",
-    "…",
-    "...",
-    "//",
-    "/*",
-    "*/",
-    "#",
-    "```",
-    "```json\n",
-    "~~~",
-    "<think>",
-    "</think>",
-    "<|im_end|>",
-    "ObjectId(",
-    ")",
-    "+ \"x\"",
-    "\u{FEFF}",
-    "\u{A0}",
-    "é",
-    "😀",
-    "cb(",
-    ");",
-    "\\d",
-    "Sure: ",
-    "{\\\"a\\\": 1}",
-];
-
 fn soup_and_cuts() -> impl Strategy<Value = (String, Vec<usize>)> {
-    (
-        prop::collection::vec(prop::sample::select(TOKENS), 0..40).prop_map(|v| v.concat()),
-        prop::collection::vec(0usize..200, 0..12),
-    )
-        .prop_map(|(s, mut cuts)| {
-            cuts.sort_unstable();
-            (s, cuts)
-        })
+    (token_soup(40), prop::collection::vec(0usize..200, 0..12)).prop_map(|(s, mut cuts)| {
+        cuts.sort_unstable();
+        (s, cuts)
+    })
 }
 
 proptest! {
@@ -424,23 +363,6 @@ proptest! {
             prop_assert!(false, "{}", e);
         }
     }
-}
-
-fn json_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        (-1e12f64..1e12).prop_map(Value::from),
-        "[a-zA-Z0-9 \"\\\\/\n\té😀{}\\[\\],:']{0,12}".prop_map(Value::String),
-    ];
-    leaf.prop_recursive(5, 64, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec(("[a-z_$]{1,6}", inner), 0..6)
-                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-        ]
-    })
 }
 
 /// A document as a model writes it: pretty or compact, maybe in prose and a fence, maybe with trailing
