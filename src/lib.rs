@@ -22,6 +22,7 @@
 mod error;
 pub mod position;
 mod repair;
+pub mod schema;
 mod stream;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -1,0 +1,201 @@
+//! URI references as JSON Schema uses them: resolving `$id` and `$ref` against a base (RFC 3986 §5.2)
+//! and splitting off the fragment.
+
+/// The base of a schema that declares no `$id`.
+pub const DEFAULT_BASE: &str = "json-schema:///";
+
+struct Parts<'a> {
+    scheme: Option<&'a str>,
+    authority: Option<&'a str>,
+    path: &'a str,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+}
+
+fn split(uri: &str) -> Parts<'_> {
+    let (rest, fragment) = match uri.find('#') {
+        Some(i) => (&uri[..i], Some(&uri[i + 1..])),
+        None => (uri, None),
+    };
+    let (rest, query) = match rest.find('?') {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    let scheme_end = rest.find(':').filter(|&i| {
+        i > 0
+            && rest[..i].starts_with(|c: char| c.is_ascii_alphabetic())
+            && rest[..i]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    });
+    let (scheme, rest) = match scheme_end {
+        Some(i) => (Some(&rest[..i]), &rest[i + 1..]),
+        None => (None, rest),
+    };
+    let (authority, path) = match rest.strip_prefix("//") {
+        Some(r) => {
+            let end = r.find('/').unwrap_or(r.len());
+            (Some(&r[..end]), &r[end..])
+        }
+        None => (None, rest),
+    };
+    Parts {
+        scheme,
+        authority,
+        path,
+        query,
+        fragment,
+    }
+}
+
+/// Removes `.` and `..` segments (RFC 3986 §5.2.4).
+fn remove_dots(path: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let absolute = path.starts_with('/');
+    let segments: Vec<&str> = path.split('/').collect();
+    let n = segments.len();
+    for (i, seg) in segments.iter().enumerate() {
+        let last = i + 1 == n;
+        match *seg {
+            "." => {
+                if last {
+                    out.push("");
+                }
+            }
+            ".." => {
+                if out.len() > usize::from(absolute) {
+                    out.pop();
+                }
+                if last {
+                    out.push("");
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    let joined = out.join("/");
+    if absolute && !joined.starts_with('/') {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+/// Resolves `reference` against the absolute `base` (RFC 3986 §5.2.2).
+pub fn resolve(base: &str, reference: &str) -> String {
+    let r = split(reference);
+    let b = split(base);
+    let (scheme, authority, path, query);
+    if r.scheme.is_some() {
+        scheme = r.scheme;
+        authority = r.authority;
+        path = remove_dots(r.path);
+        query = r.query;
+    } else {
+        scheme = b.scheme;
+        if r.authority.is_some() {
+            authority = r.authority;
+            path = remove_dots(r.path);
+            query = r.query;
+        } else {
+            authority = b.authority;
+            if r.path.is_empty() {
+                path = b.path.to_string();
+                query = r.query.or(b.query);
+            } else {
+                path = if r.path.starts_with('/') {
+                    remove_dots(r.path)
+                } else if b.authority.is_some() && b.path.is_empty() {
+                    remove_dots(&format!("/{}", r.path))
+                } else {
+                    let dir = b.path.rfind('/').map_or("", |i| &b.path[..=i]);
+                    remove_dots(&format!("{dir}{}", r.path))
+                };
+                query = r.query;
+            }
+        }
+    }
+    let mut out = String::new();
+    if let Some(s) = scheme {
+        out.push_str(s);
+        out.push(':');
+    }
+    if let Some(a) = authority {
+        out.push_str("//");
+        out.push_str(a);
+    }
+    out.push_str(&path);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    if let Some(f) = r.fragment {
+        out.push('#');
+        out.push_str(f);
+    }
+    out
+}
+
+/// Splits `uri` into the part before `#` and the fragment (empty when there is none).
+pub fn split_fragment(uri: &str) -> (&str, &str) {
+    match uri.find('#') {
+        Some(i) => (&uri[..i], &uri[i + 1..]),
+        None => (uri, ""),
+    }
+}
+
+/// Decodes `%XX` escapes in a fragment.
+pub fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && b[i + 1].is_ascii_hexdigit()
+            && b[i + 2].is_ascii_hexdigit()
+        {
+            let hex = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
+            out.push(hex(b[i + 1]) << 4 | hex(b[i + 2]));
+            i += 3;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_like_rfc_3986() {
+        let base = "http://a/b/c/d;p?q";
+        for (r, want) in [
+            ("g", "http://a/b/c/g"),
+            ("./g", "http://a/b/c/g"),
+            ("g/", "http://a/b/c/g/"),
+            ("/g", "http://a/g"),
+            ("//g", "http://g"),
+            ("?y", "http://a/b/c/d;p?y"),
+            ("#s", "http://a/b/c/d;p?q#s"),
+            ("", "http://a/b/c/d;p?q"),
+            ("../g", "http://a/b/g"),
+            ("../../../g", "http://a/g"),
+            ("urn:x:y", "urn:x:y"),
+        ] {
+            assert_eq!(resolve(base, r), want, "{r}");
+        }
+        assert_eq!(
+            resolve(DEFAULT_BASE, "tree.json#/a"),
+            "json-schema:///tree.json#/a"
+        );
+        assert_eq!(
+            resolve("urn:uuid:deadbeef", "#foo"),
+            "urn:uuid:deadbeef#foo"
+        );
+        assert_eq!(percent_decode("a%25b%22"), "a%b\"");
+    }
+}

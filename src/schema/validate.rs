@@ -1,0 +1,909 @@
+//! Validating a value against a compiled schema, with one issue per violation.
+//!
+//! Evaluation follows the compiled nodes. Annotations (which properties and items a subschema
+//! evaluated) are tracked only when the schema uses `unevaluatedProperties` or `unevaluatedItems`.
+//! Nested evaluation is bounded by [`MAX_EVALUATION_DEPTH`], so a deep value or a schema that refers
+//! to itself without consuming input ends in an issue, not a stack overflow.
+
+use super::compile::{Body, Compiled, Keyword, NodeId};
+use super::format::format_ok;
+use super::value::{equal, push_pointer, write_number, write_str, Value};
+
+/// How deeply subschema evaluations may nest (instance depth plus reference chains).
+pub const MAX_EVALUATION_DEPTH: usize = 256;
+
+/// One violation.
+#[derive(Clone, Debug)]
+pub struct Issue {
+    /// JSON Pointer to the offending value; for `required`, `dependentRequired` and
+    /// `additionalProperties`/`unevaluatedProperties` the missing or unexpected property itself.
+    pub path: String,
+    /// The keyword that failed (`type`, `required`, …; `false` for the `false` schema).
+    pub keyword: &'static str,
+    /// What is wrong, for people.
+    pub message: String,
+    /// Where the keyword is: `#` and a JSON Pointer into the schema.
+    pub schema_path: String,
+    /// The keyword's details, as a JSON object (`{"missingProperty": "x"}`, `{"allowedValues": […]}`).
+    pub params: Value,
+}
+
+/// What one evaluation produced: validity and, when tracked, the evaluated members and items.
+struct Eval {
+    valid: bool,
+    props: Vec<bool>,
+    items: Vec<bool>,
+}
+
+impl Eval {
+    fn merge(&mut self, other: &Eval) {
+        for (a, b) in self.props.iter_mut().zip(&other.props) {
+            *a |= *b;
+        }
+        for (a, b) in self.items.iter_mut().zip(&other.items) {
+            *a |= *b;
+        }
+    }
+}
+
+/// Where issues go: collected, or (`collect == false`) only counted so evaluation can stop early.
+struct Sink {
+    collect: bool,
+    issues: Vec<Issue>,
+}
+
+impl Sink {
+    fn new(collect: bool) -> Sink {
+        Sink {
+            collect,
+            issues: Vec::new(),
+        }
+    }
+}
+
+struct Validator<'c> {
+    c: &'c Compiled,
+    /// Resources entered, outermost first (the dynamic scope).
+    scope: Vec<usize>,
+    depth: usize,
+}
+
+/// Validates `value`; returns every issue (empty when valid).
+pub fn validate(c: &Compiled, value: &Value) -> Vec<Issue> {
+    let mut v = Validator {
+        c,
+        scope: Vec::new(),
+        depth: 0,
+    };
+    let mut sink = Sink::new(true);
+    v.node(0, value, &mut String::new(), &mut sink);
+    sink.issues
+}
+
+/// Whether `value` is valid (stops at the first violation).
+pub fn is_valid(c: &Compiled, value: &Value) -> bool {
+    let mut v = Validator {
+        c,
+        scope: Vec::new(),
+        depth: 0,
+    };
+    v.node(0, value, &mut String::new(), &mut Sink::new(false))
+        .valid
+}
+
+fn obj(pairs: Vec<(&str, Value)>) -> Value {
+    Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}
+
+fn num(n: f64) -> Value {
+    Value::Number(n)
+}
+
+fn text(s: &str) -> Value {
+    Value::String(s.to_string())
+}
+
+/// A short JSON rendering of `v` for messages (long values are cut).
+fn show(v: &Value) -> String {
+    let mut s = v.to_json();
+    if s.len() > 60 {
+        let mut cut = 57;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+        s.push_str("...");
+    }
+    s
+}
+
+fn show_num(n: f64) -> String {
+    let mut s = String::new();
+    write_number(n, &mut s);
+    s
+}
+
+fn quoted(s: &str) -> String {
+    let mut out = String::new();
+    write_str(s, &mut out);
+    out
+}
+
+/// A canonical text for `uniqueItems`: object members sorted, numbers by value.
+fn canonical(v: &Value, out: &mut String) {
+    // Explicit stack of pending pieces: a value to write, or literal text.
+    enum Piece<'a> {
+        V(&'a Value),
+        T(&'static str),
+        K(&'a str),
+    }
+    let mut stack = vec![Piece::V(v)];
+    while let Some(p) = stack.pop() {
+        match p {
+            Piece::T(t) => out.push_str(t),
+            Piece::K(k) => {
+                write_str(k, out);
+                out.push(':');
+            }
+            Piece::V(Value::Array(items)) => {
+                out.push('[');
+                stack.push(Piece::T("]"));
+                for item in items.iter().rev() {
+                    stack.push(Piece::T(","));
+                    stack.push(Piece::V(item));
+                }
+            }
+            Piece::V(Value::Object(members)) => {
+                out.push('{');
+                stack.push(Piece::T("}"));
+                let mut sorted: Vec<&(String, Value)> = members.iter().collect();
+                sorted.sort_by(|a, b| b.0.cmp(&a.0));
+                for (k, v) in sorted {
+                    stack.push(Piece::T(","));
+                    stack.push(Piece::V(v));
+                    stack.push(Piece::K(k));
+                }
+            }
+            Piece::V(v) => out.push_str(&v.to_json()),
+        }
+    }
+}
+
+impl Validator<'_> {
+    fn fresh(&self, inst: &Value) -> Eval {
+        let track = self.c.tracks_annotations;
+        Eval {
+            valid: true,
+            props: match inst {
+                Value::Object(m) if track => vec![false; m.len()],
+                _ => Vec::new(),
+            },
+            items: match inst {
+                Value::Array(a) if track => vec![false; a.len()],
+                _ => Vec::new(),
+            },
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn fail(
+        &self,
+        sink: &mut Sink,
+        ev: &mut Eval,
+        path: &str,
+        keyword: &'static str,
+        at: &str,
+        message: String,
+        params: Value,
+    ) {
+        ev.valid = false;
+        if sink.collect {
+            let mut schema_path = at.to_string();
+            if keyword != "false" {
+                push_pointer(&mut schema_path, keyword);
+            }
+            sink.issues.push(Issue {
+                path: path.to_string(),
+                keyword,
+                message,
+                schema_path,
+                params,
+            });
+        }
+    }
+
+    /// Evaluates node `id` against `inst` at instance pointer `path`.
+    fn node(&mut self, id: NodeId, inst: &Value, path: &mut String, sink: &mut Sink) -> Eval {
+        let n = &self.c.nodes[id];
+        let mut ev = self.fresh(inst);
+        let keywords = match &n.body {
+            Body::True => return ev,
+            Body::False => {
+                self.fail(
+                    sink,
+                    &mut ev,
+                    path,
+                    "false",
+                    &n.location,
+                    "no value is allowed here".into(),
+                    obj(vec![]),
+                );
+                return ev;
+            }
+            Body::Keywords(k) => k,
+        };
+        if self.depth >= MAX_EVALUATION_DEPTH {
+            let message = format!("the value nests deeper than the schema engine's limit of {MAX_EVALUATION_DEPTH} evaluations");
+            self.fail(
+                sink,
+                &mut ev,
+                path,
+                "depth",
+                &n.location,
+                message,
+                obj(vec![("limit", num(MAX_EVALUATION_DEPTH as f64))]),
+            );
+            return ev;
+        }
+        self.depth += 1;
+        let entered = self.scope.last() != Some(&n.resource);
+        if entered {
+            self.scope.push(n.resource);
+        }
+        for (name, kw) in keywords {
+            self.keyword(name, kw, &n.location, inst, path, sink, &mut ev);
+            if !ev.valid && !sink.collect {
+                break;
+            }
+        }
+        if entered {
+            self.scope.pop();
+        }
+        self.depth -= 1;
+        ev
+    }
+
+    /// Evaluates a subschema applied in place (same instance); merges its annotations when valid.
+    fn in_place(
+        &mut self,
+        id: NodeId,
+        inst: &Value,
+        path: &mut String,
+        sink: &mut Sink,
+        ev: &mut Eval,
+    ) -> bool {
+        let r = self.node(id, inst, path, sink);
+        if r.valid {
+            ev.merge(&r);
+        } else {
+            ev.valid = false;
+        }
+        r.valid
+    }
+
+    /// Evaluates a subschema on a child of the instance; `token` extends the path.
+    fn child(
+        &mut self,
+        id: NodeId,
+        inst: &Value,
+        path: &mut String,
+        token: &str,
+        sink: &mut Sink,
+    ) -> bool {
+        let len = path.len();
+        push_pointer(path, token);
+        let r = self.node(id, inst, path, sink);
+        path.truncate(len);
+        r.valid
+    }
+
+    fn is_false(&self, id: NodeId) -> bool {
+        matches!(self.c.nodes[id].body, Body::False)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn keyword(
+        &mut self,
+        name: &'static str,
+        kw: &Keyword,
+        at: &str,
+        inst: &Value,
+        path: &mut String,
+        sink: &mut Sink,
+        ev: &mut Eval,
+    ) {
+        match kw {
+            Keyword::Ref(target) => {
+                self.in_place(*target, inst, path, sink, ev);
+            }
+            Keyword::DynamicRef(target, anchor) => {
+                let mut t = *target;
+                if let Some(anchor) = anchor {
+                    // The outermost resource in the dynamic scope that defines this dynamic anchor wins.
+                    if let Some(&found) = self
+                        .scope
+                        .iter()
+                        .find_map(|&r| self.c.dynamic.get(r).and_then(|m| m.get(anchor)))
+                    {
+                        t = found;
+                    }
+                }
+                self.in_place(t, inst, path, sink, ev);
+            }
+            Keyword::Type(kinds) => {
+                if !kinds.iter().any(|k| inst.is(*k)) {
+                    let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+                    let got = inst.kind().name();
+                    let message = format!("must be {}, got {got}", names.join(" or "));
+                    let params = obj(vec![
+                        (
+                            "type",
+                            Value::Array(names.iter().map(|n| text(n)).collect()),
+                        ),
+                        ("received", text(got)),
+                    ]);
+                    self.fail(sink, ev, path, name, at, message, params);
+                }
+            }
+            Keyword::Enum(values) => {
+                if !values.iter().any(|v| equal(v, inst)) {
+                    let shown: Vec<String> = values.iter().take(20).map(show).collect();
+                    let more = if values.len() > 20 { ", …" } else { "" };
+                    let message = format!(
+                        "must be one of {}{more}, got {}",
+                        shown.join(", "),
+                        show(inst)
+                    );
+                    self.fail(
+                        sink,
+                        ev,
+                        path,
+                        name,
+                        at,
+                        message,
+                        obj(vec![("allowedValues", Value::Array(values.clone()))]),
+                    );
+                }
+            }
+            Keyword::Const(c) => {
+                if !equal(c, inst) {
+                    let message = format!("must be {}, got {}", show(c), show(inst));
+                    self.fail(
+                        sink,
+                        ev,
+                        path,
+                        name,
+                        at,
+                        message,
+                        obj(vec![("allowedValue", c.clone())]),
+                    );
+                }
+            }
+            Keyword::MultipleOf(m) => {
+                if let Value::Number(x) = inst {
+                    let q = x / m;
+                    let ok = q.is_finite() && (q - q.round()).abs() <= q.abs() * 4.0 * f64::EPSILON;
+                    if !ok {
+                        let message = format!("must be a multiple of {}", show_num(*m));
+                        self.fail(
+                            sink,
+                            ev,
+                            path,
+                            name,
+                            at,
+                            message,
+                            obj(vec![("multipleOf", num(*m))]),
+                        );
+                    }
+                }
+            }
+            Keyword::Maximum(m)
+            | Keyword::ExclusiveMaximum(m)
+            | Keyword::Minimum(m)
+            | Keyword::ExclusiveMinimum(m) => {
+                if let Value::Number(x) = inst {
+                    let (ok, op) = match kw {
+                        Keyword::Maximum(_) => (x <= m, "<="),
+                        Keyword::ExclusiveMaximum(_) => (x < m, "<"),
+                        Keyword::Minimum(_) => (x >= m, ">="),
+                        _ => (x > m, ">"),
+                    };
+                    if !ok {
+                        let message =
+                            format!("must be {op} {}, got {}", show_num(*m), show_num(*x));
+                        self.fail(
+                            sink,
+                            ev,
+                            path,
+                            name,
+                            at,
+                            message,
+                            obj(vec![("comparison", text(op)), ("limit", num(*m))]),
+                        );
+                    }
+                }
+            }
+            Keyword::MaxLength(limit) | Keyword::MinLength(limit) => {
+                if let Value::String(s) = inst {
+                    let len = s.chars().count() as u64;
+                    let max = matches!(kw, Keyword::MaxLength(_));
+                    if (max && len > *limit) || (!max && len < *limit) {
+                        let message = format!(
+                            "must have {} {limit} characters, got {len}",
+                            if max { "at most" } else { "at least" }
+                        );
+                        self.fail(
+                            sink,
+                            ev,
+                            path,
+                            name,
+                            at,
+                            message,
+                            obj(vec![("limit", num(*limit as f64))]),
+                        );
+                    }
+                }
+            }
+            Keyword::Pattern(p) => {
+                if let (Value::String(s), Some(test)) = (inst, self.c.regex) {
+                    if test(p, s) != Some(true) {
+                        let message = format!("must match the pattern /{p}/");
+                        self.fail(
+                            sink,
+                            ev,
+                            path,
+                            name,
+                            at,
+                            message,
+                            obj(vec![("pattern", text(p))]),
+                        );
+                    }
+                }
+            }
+            Keyword::Format(f) => {
+                if let Value::String(s) = inst {
+                    if format_ok(f, s, self.c.regex) == Some(false) {
+                        let message = format!("must be a valid {f}");
+                        self.fail(
+                            sink,
+                            ev,
+                            path,
+                            name,
+                            at,
+                            message,
+                            obj(vec![("format", text(f))]),
+                        );
+                    }
+                }
+            }
+            Keyword::MaxItems(limit) | Keyword::MinItems(limit) => {
+                if let Value::Array(a) = inst {
+                    let len = a.len() as u64;
+                    let max = matches!(kw, Keyword::MaxItems(_));
+                    if (max && len > *limit) || (!max && len < *limit) {
+                        let message = format!(
+                            "must have {} {limit} items, got {len}",
+                            if max { "at most" } else { "at least" }
+                        );
+                        self.fail(
+                            sink,
+                            ev,
+                            path,
+                            name,
+                            at,
+                            message,
+                            obj(vec![("limit", num(*limit as f64))]),
+                        );
+                    }
+                }
+            }
+            Keyword::MaxProperties(limit) | Keyword::MinProperties(limit) => {
+                if let Value::Object(m) = inst {
+                    let len = m.len() as u64;
+                    let max = matches!(kw, Keyword::MaxProperties(_));
+                    if (max && len > *limit) || (!max && len < *limit) {
+                        let message = format!(
+                            "must have {} {limit} properties, got {len}",
+                            if max { "at most" } else { "at least" }
+                        );
+                        self.fail(
+                            sink,
+                            ev,
+                            path,
+                            name,
+                            at,
+                            message,
+                            obj(vec![("limit", num(*limit as f64))]),
+                        );
+                    }
+                }
+            }
+            Keyword::UniqueItems => {
+                if let Value::Array(a) = inst {
+                    let mut seen: std::collections::HashMap<String, usize> =
+                        std::collections::HashMap::new();
+                    for (i, item) in a.iter().enumerate() {
+                        let mut key = String::new();
+                        canonical(item, &mut key);
+                        if let Some(&j) = seen.get(&key) {
+                            let message =
+                                format!("items {j} and {i} are equal; items must be unique");
+                            self.fail(
+                                sink,
+                                ev,
+                                path,
+                                name,
+                                at,
+                                message,
+                                obj(vec![("i", num(j as f64)), ("j", num(i as f64))]),
+                            );
+                            break;
+                        }
+                        seen.insert(key, i);
+                    }
+                }
+            }
+            Keyword::Contains(node, min, max) => {
+                if let Value::Array(a) = inst {
+                    let mut matched = 0u64;
+                    for (i, item) in a.iter().enumerate() {
+                        if self.child(*node, item, path, &i.to_string(), &mut Sink::new(false)) {
+                            matched += 1;
+                            if let Some(slot) = ev.items.get_mut(i) {
+                                *slot = true;
+                            }
+                        }
+                    }
+                    if matched < *min {
+                        let message = format!(
+                            "must contain at least {min} matching item(s), found {matched}"
+                        );
+                        let kw_name = if *min == 1 { name } else { "minContains" };
+                        self.fail(
+                            sink,
+                            ev,
+                            path,
+                            kw_name,
+                            at,
+                            message,
+                            obj(vec![("minContains", num(*min as f64))]),
+                        );
+                    } else if max.is_some_and(|m| matched > m) {
+                        let m = max.unwrap_or_default();
+                        let message =
+                            format!("must contain at most {m} matching item(s), found {matched}");
+                        self.fail(
+                            sink,
+                            ev,
+                            path,
+                            "maxContains",
+                            at,
+                            message,
+                            obj(vec![("maxContains", num(m as f64))]),
+                        );
+                    }
+                }
+            }
+            Keyword::Required(names) => {
+                if let Value::Object(_) = inst {
+                    for n in names {
+                        if inst.get(n).is_none() {
+                            let mut p = path.clone();
+                            push_pointer(&mut p, n);
+                            let message = format!("missing required property {}", quoted(n));
+                            self.fail(
+                                sink,
+                                ev,
+                                &p,
+                                name,
+                                at,
+                                message,
+                                obj(vec![("missingProperty", text(n))]),
+                            );
+                            if !sink.collect {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+            Keyword::DependentRequired(deps) => {
+                for (present, needed) in deps {
+                    if inst.get(present).is_none() {
+                        continue;
+                    }
+                    for n in needed {
+                        if inst.get(n).is_none() {
+                            let mut p = path.clone();
+                            push_pointer(&mut p, n);
+                            let message = format!(
+                                "missing property {}, required when {} is present",
+                                quoted(n),
+                                quoted(present)
+                            );
+                            let params = obj(vec![
+                                ("missingProperty", text(n)),
+                                ("property", text(present)),
+                            ]);
+                            self.fail(sink, ev, &p, name, at, message, params);
+                        }
+                    }
+                }
+            }
+            Keyword::DependentSchemas(deps) => {
+                for (present, node) in deps {
+                    if inst.get(present).is_some() {
+                        self.in_place(*node, inst, path, sink, ev);
+                    }
+                }
+            }
+            Keyword::Properties(props) => {
+                if let Value::Object(members) = inst {
+                    for (pname, node) in props {
+                        if let Some(i) = members.iter().position(|(k, _)| k == pname) {
+                            if !self.child(*node, &members[i].1, path, pname, sink) {
+                                ev.valid = false;
+                                if !sink.collect {
+                                    return;
+                                }
+                            }
+                            if let Some(slot) = ev.props.get_mut(i) {
+                                *slot = true;
+                            }
+                        }
+                    }
+                }
+            }
+            Keyword::PatternProperties(patterns) => {
+                if let (Value::Object(members), Some(test)) = (inst, self.c.regex) {
+                    for (p, node) in patterns {
+                        for (i, (k, v)) in members.iter().enumerate() {
+                            if test(p, k) == Some(true) {
+                                if !self.child(*node, v, path, k, sink) {
+                                    ev.valid = false;
+                                    if !sink.collect {
+                                        return;
+                                    }
+                                }
+                                if let Some(slot) = ev.props.get_mut(i) {
+                                    *slot = true;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Keyword::AdditionalProperties(node, names, patterns) => {
+                if let Value::Object(members) = inst {
+                    for (i, (k, v)) in members.iter().enumerate() {
+                        if names.contains(k)
+                            || patterns
+                                .iter()
+                                .any(|p| self.c.regex.and_then(|t| t(p, k)) == Some(true))
+                        {
+                            continue;
+                        }
+                        self.extra(*node, name, at, k, v, path, sink, ev);
+                        if let Some(slot) = ev.props.get_mut(i) {
+                            *slot = true;
+                        }
+                        if !ev.valid && !sink.collect {
+                            return;
+                        }
+                    }
+                }
+            }
+            Keyword::UnevaluatedProperties(node) => {
+                if let Value::Object(members) = inst {
+                    for (i, (k, v)) in members.iter().enumerate() {
+                        if ev.props.get(i) == Some(&true) {
+                            continue;
+                        }
+                        self.extra(*node, name, at, k, v, path, sink, ev);
+                        if let Some(slot) = ev.props.get_mut(i) {
+                            *slot = true;
+                        }
+                        if !ev.valid && !sink.collect {
+                            return;
+                        }
+                    }
+                }
+            }
+            Keyword::PropertyNames(node) => {
+                if let Value::Object(members) = inst {
+                    for (k, _) in members {
+                        if !self.child(*node, &Value::String(k.clone()), path, k, sink) {
+                            ev.valid = false;
+                            if !sink.collect {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+            Keyword::PrefixItems(nodes) => {
+                if let Value::Array(items) = inst {
+                    for (i, (node, item)) in nodes.iter().zip(items).enumerate() {
+                        if !self.child(*node, item, path, &i.to_string(), sink) {
+                            ev.valid = false;
+                            if !sink.collect {
+                                return;
+                            }
+                        }
+                        if let Some(slot) = ev.items.get_mut(i) {
+                            *slot = true;
+                        }
+                    }
+                }
+            }
+            Keyword::Items(node, start) => {
+                if let Value::Array(items) = inst {
+                    for i in *start..items.len() {
+                        if self.is_false(*node) {
+                            let message =
+                                format!("must have at most {start} items, got {}", items.len());
+                            let mut p = path.clone();
+                            push_pointer(&mut p, &i.to_string());
+                            self.fail(
+                                sink,
+                                ev,
+                                &p,
+                                name,
+                                at,
+                                message,
+                                obj(vec![("limit", num(*start as f64))]),
+                            );
+                            return;
+                        }
+                        if !self.child(*node, &items[i], path, &i.to_string(), sink) {
+                            ev.valid = false;
+                            if !sink.collect {
+                                return;
+                            }
+                        }
+                        if let Some(slot) = ev.items.get_mut(i) {
+                            *slot = true;
+                        }
+                    }
+                }
+            }
+            Keyword::UnevaluatedItems(node) => {
+                if let Value::Array(items) = inst {
+                    for i in 0..items.len() {
+                        if ev.items.get(i) == Some(&true) {
+                            continue;
+                        }
+                        if !self.child(*node, &items[i], path, &i.to_string(), sink) {
+                            ev.valid = false;
+                            if !sink.collect {
+                                return;
+                            }
+                        }
+                        if let Some(slot) = ev.items.get_mut(i) {
+                            *slot = true;
+                        }
+                    }
+                }
+            }
+            Keyword::AllOf(nodes) => {
+                for node in nodes {
+                    if !self.in_place(*node, inst, path, sink, ev) && !sink.collect {
+                        return;
+                    }
+                }
+            }
+            Keyword::AnyOf(nodes) | Keyword::OneOf(nodes) => {
+                let one = matches!(kw, Keyword::OneOf(_));
+                let mut passed = Vec::new();
+                let mut best: Option<Vec<Issue>> = None;
+                for (i, node) in nodes.iter().enumerate() {
+                    let mut branch = Sink::new(sink.collect);
+                    let r = self.node(*node, inst, path, &mut branch);
+                    if r.valid {
+                        ev.merge(&r);
+                        passed.push(i);
+                        // Without annotations to gather, anyOf can stop at the first match.
+                        if !one && !self.c.tracks_annotations {
+                            break;
+                        }
+                    } else if sink.collect
+                        && best
+                            .as_ref()
+                            .map_or(true, |b| branch.issues.len() < b.len())
+                    {
+                        best = Some(branch.issues);
+                    }
+                    if one && passed.len() > 1 && !sink.collect {
+                        break;
+                    }
+                }
+                if passed.is_empty() {
+                    let message = format!(
+                        "must match {} schema in {name}, matched none",
+                        if one { "exactly one" } else { "at least one" }
+                    );
+                    self.fail(
+                        sink,
+                        ev,
+                        path,
+                        name,
+                        at,
+                        message,
+                        obj(vec![("passingSchemas", Value::Array(Vec::new()))]),
+                    );
+                    // The closest branch says what would have made the value match.
+                    if let Some(b) = best {
+                        sink.issues.extend(b);
+                    }
+                } else if one && passed.len() > 1 {
+                    let message = format!(
+                        "must match exactly one schema in oneOf, matched {} (indexes {:?})",
+                        passed.len(),
+                        passed
+                    );
+                    let params = obj(vec![(
+                        "passingSchemas",
+                        Value::Array(passed.iter().map(|&i| num(i as f64)).collect()),
+                    )]);
+                    self.fail(sink, ev, path, name, at, message, params);
+                }
+            }
+            Keyword::Not(node) => {
+                if self.node(*node, inst, path, &mut Sink::new(false)).valid {
+                    self.fail(
+                        sink,
+                        ev,
+                        path,
+                        name,
+                        at,
+                        "must not match the schema in not".into(),
+                        obj(vec![]),
+                    );
+                }
+            }
+            Keyword::If(cond, then, otherwise) => {
+                let r = self.node(*cond, inst, path, &mut Sink::new(false));
+                if r.valid {
+                    ev.merge(&r);
+                    if let Some(t) = then {
+                        self.in_place(*t, inst, path, sink, ev);
+                    }
+                } else if let Some(e) = otherwise {
+                    self.in_place(*e, inst, path, sink, ev);
+                }
+            }
+        }
+    }
+
+    /// Applies `additionalProperties`/`unevaluatedProperties` to member `k`: `false` names the
+    /// unexpected property; a schema validates its value.
+    #[allow(clippy::too_many_arguments)]
+    fn extra(
+        &mut self,
+        node: NodeId,
+        name: &'static str,
+        at: &str,
+        k: &str,
+        v: &Value,
+        path: &mut String,
+        sink: &mut Sink,
+        ev: &mut Eval,
+    ) {
+        if self.is_false(node) {
+            let mut p = path.clone();
+            push_pointer(&mut p, k);
+            let message = format!("property {} is not allowed", quoted(k));
+            self.fail(
+                sink,
+                ev,
+                &p,
+                name,
+                at,
+                message,
+                obj(vec![("additionalProperty", text(k))]),
+            );
+        } else if !self.child(node, v, path, k, sink) {
+            ev.valid = false;
+        }
+    }
+}

@@ -1,0 +1,601 @@
+//! A JSON value for the schema engine: parsed from strict JSON text, compared, and written back.
+//!
+//! Objects keep their members in order, with the last of duplicate keys winning as in `JSON.parse`.
+//! Parsing, writing, comparing and dropping use explicit stacks, so no input depth can overflow the
+//! call stack.
+
+use std::fmt::Write as _;
+
+/// A JSON value.
+#[derive(Clone, Debug, Default)]
+pub enum Value {
+    /// `null`.
+    #[default]
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number (JSON numbers are read as the nearest `f64`, as `JSON.parse` does).
+    Number(f64),
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Value>),
+    /// An object: members in order, keys unique.
+    Object(Vec<(String, Value)>),
+}
+
+impl Drop for Value {
+    fn drop(&mut self) {
+        // Move nested containers onto a heap stack so that dropping a deep value does not recurse.
+        let mut stack: Vec<Value> = match self {
+            Value::Array(items) if items.iter().any(Value::is_container) => std::mem::take(items),
+            Value::Object(members) if members.iter().any(|(_, v)| v.is_container()) => {
+                std::mem::take(members)
+                    .into_iter()
+                    .map(|(_, v)| v)
+                    .collect()
+            }
+            _ => return,
+        };
+        while let Some(mut v) = stack.pop() {
+            match &mut v {
+                Value::Array(items) => stack.append(items),
+                Value::Object(members) => {
+                    stack.extend(std::mem::take(members).into_iter().map(|(_, v)| v))
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The JSON type names used by the `type` keyword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `null`
+    Null,
+    /// `boolean`
+    Boolean,
+    /// `integer` (a number with no fractional part)
+    Integer,
+    /// `number`
+    Number,
+    /// `string`
+    String,
+    /// `array`
+    Array,
+    /// `object`
+    Object,
+}
+
+impl Kind {
+    /// The name as written in schemas.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Null => "null",
+            Kind::Boolean => "boolean",
+            Kind::Integer => "integer",
+            Kind::Number => "number",
+            Kind::String => "string",
+            Kind::Array => "array",
+            Kind::Object => "object",
+        }
+    }
+
+    /// The kind named `name`, if it is one.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Some(match name {
+            "null" => Kind::Null,
+            "boolean" => Kind::Boolean,
+            "integer" => Kind::Integer,
+            "number" => Kind::Number,
+            "string" => Kind::String,
+            "array" => Kind::Array,
+            "object" => Kind::Object,
+            _ => return None,
+        })
+    }
+}
+
+impl Value {
+    fn is_container(&self) -> bool {
+        matches!(self, Value::Array(_) | Value::Object(_))
+    }
+
+    /// The member `key` of an object.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The number, if this is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Number(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The most specific type name of this value (`integer` for whole numbers).
+    pub fn kind(&self) -> Kind {
+        match self {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Boolean,
+            Value::Number(n) if n.fract() == 0.0 && n.is_finite() => Kind::Integer,
+            Value::Number(_) => Kind::Number,
+            Value::String(_) => Kind::String,
+            Value::Array(_) => Kind::Array,
+            Value::Object(_) => Kind::Object,
+        }
+    }
+
+    /// Whether the value is of type `kind` (an integer is also a `number`).
+    pub fn is(&self, kind: Kind) -> bool {
+        let own = self.kind();
+        own == kind || (kind == Kind::Number && own == Kind::Integer)
+    }
+
+    /// Parses strict JSON text. Containers deeper than `max_depth` are an error.
+    ///
+    /// # Errors
+    /// A [`ParseError`] with the byte offset of the first problem.
+    pub fn parse(text: &str, max_depth: usize) -> Result<Value, ParseError> {
+        Reader {
+            s: text.as_bytes(),
+            text,
+            pos: 0,
+        }
+        .document(max_depth)
+    }
+
+    /// Writes the value as compact JSON text, in the form `JSON.stringify` produces.
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        write_json(self, &mut out);
+        out
+    }
+}
+
+/// Deep equality in the JSON Schema sense: numbers compare by value (`1` equals `1.0`), object member
+/// order does not matter.
+pub fn equal(a: &Value, b: &Value) -> bool {
+    let mut stack = vec![(a, b)];
+    while let Some((a, b)) = stack.pop() {
+        match (a, b) {
+            (Value::Null, Value::Null) => {}
+            (Value::Bool(x), Value::Bool(y)) if x == y => {}
+            (Value::Number(x), Value::Number(y)) if x == y => {}
+            (Value::String(x), Value::String(y)) if x == y => {}
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                stack.extend(x.iter().zip(y))
+            }
+            (Value::Object(x), Value::Object(y)) if x.len() == y.len() => {
+                for (k, v) in x {
+                    match b.get(k) {
+                        Some(w) => stack.push((v, w)),
+                        None => return false,
+                    }
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Where strict JSON text stopped parsing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// Byte offset of the problem.
+    pub offset: usize,
+    /// Whether the problem is nesting deeper than the limit.
+    pub too_deep: bool,
+}
+
+struct Reader<'a> {
+    s: &'a [u8],
+    text: &'a str,
+    pos: usize,
+}
+
+/// An open container while parsing: the values so far, and for objects the key of the pending member.
+enum Open {
+    Array(Vec<Value>),
+    Object(Vec<(String, Value)>, String),
+}
+
+impl Reader<'_> {
+    fn fail<T>(&self) -> Result<T, ParseError> {
+        Err(ParseError {
+            offset: self.pos.min(self.s.len()),
+            too_deep: false,
+        })
+    }
+
+    fn space(&mut self) {
+        while self.pos < self.s.len() && matches!(self.s[self.pos], b' ' | b'\t' | b'\n' | b'\r') {
+            self.pos += 1;
+        }
+    }
+
+    fn eat(&mut self, b: u8) -> bool {
+        self.space();
+        if self.s.get(self.pos) == Some(&b) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn document(mut self, max_depth: usize) -> Result<Value, ParseError> {
+        let mut stack: Vec<Open> = Vec::new();
+        'value: loop {
+            self.space();
+            // Read one value; containers open a frame and continue with their first item.
+            let mut v = match self.s.get(self.pos) {
+                Some(b'{') | Some(b'[') => {
+                    if stack.len() >= max_depth {
+                        return Err(ParseError {
+                            offset: self.pos,
+                            too_deep: true,
+                        });
+                    }
+                    let object = self.s[self.pos] == b'{';
+                    self.pos += 1;
+                    if object {
+                        if self.eat(b'}') {
+                            Value::Object(Vec::new())
+                        } else {
+                            let key = self.key()?;
+                            stack.push(Open::Object(Vec::new(), key));
+                            continue 'value;
+                        }
+                    } else if self.eat(b']') {
+                        Value::Array(Vec::new())
+                    } else {
+                        stack.push(Open::Array(Vec::new()));
+                        continue 'value;
+                    }
+                }
+                Some(b'"') => Value::String(self.string()?),
+                Some(b't') => self.literal("true", Value::Bool(true))?,
+                Some(b'f') => self.literal("false", Value::Bool(false))?,
+                Some(b'n') => self.literal("null", Value::Null)?,
+                Some(b'-' | b'0'..=b'9') => Value::Number(self.number()?),
+                _ => return self.fail(),
+            };
+            // Attach the value to its container, closing every container that ends here.
+            loop {
+                match stack.last_mut() {
+                    None => {
+                        self.space();
+                        return if self.pos == self.s.len() {
+                            Ok(v)
+                        } else {
+                            self.fail()
+                        };
+                    }
+                    Some(Open::Array(items)) => {
+                        items.push(v);
+                        if self.eat(b',') {
+                            continue 'value;
+                        }
+                        if !self.eat(b']') {
+                            return self.fail();
+                        }
+                    }
+                    Some(Open::Object(members, key)) => {
+                        let key = std::mem::take(key);
+                        // The last of duplicate keys wins, in the first one's place, as with JSON.parse.
+                        match members.iter_mut().find(|(k, _)| *k == key) {
+                            Some(slot) => slot.1 = v,
+                            None => members.push((key, v)),
+                        }
+                        if self.eat(b',') {
+                            let next = self.key()?;
+                            if let Some(Open::Object(_, k)) = stack.last_mut() {
+                                *k = next;
+                            }
+                            continue 'value;
+                        }
+                        if !self.eat(b'}') {
+                            return self.fail();
+                        }
+                    }
+                }
+                v = match stack.pop() {
+                    Some(Open::Array(items)) => Value::Array(items),
+                    Some(Open::Object(members, _)) => Value::Object(members),
+                    None => unreachable!("checked above"),
+                };
+            }
+        }
+    }
+
+    fn key(&mut self) -> Result<String, ParseError> {
+        self.space();
+        if self.s.get(self.pos) != Some(&b'"') {
+            return self.fail();
+        }
+        let k = self.string()?;
+        if !self.eat(b':') {
+            return self.fail();
+        }
+        Ok(k)
+    }
+
+    fn literal(&mut self, word: &str, v: Value) -> Result<Value, ParseError> {
+        if self.s[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(v)
+        } else {
+            self.fail()
+        }
+    }
+
+    fn number(&mut self) -> Result<f64, ParseError> {
+        let start = self.pos;
+        let s = self.s;
+        let digits = |mut i: usize| {
+            while i < s.len() && s[i].is_ascii_digit() {
+                i += 1;
+            }
+            i
+        };
+        let mut i = start + usize::from(s[start] == b'-');
+        match s.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => i = digits(i),
+            _ => return self.fail(),
+        }
+        if s.get(i) == Some(&b'.') {
+            let j = digits(i + 1);
+            if j == i + 1 {
+                self.pos = j;
+                return self.fail();
+            }
+            i = j;
+        }
+        if matches!(s.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(s.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            let j = digits(i);
+            if j == i {
+                self.pos = j;
+                return self.fail();
+            }
+            i = j;
+        }
+        self.pos = i;
+        self.text[start..i].parse::<f64>().or_else(|_| self.fail())
+    }
+
+    fn hex4(&mut self) -> Result<u32, ParseError> {
+        let h = self
+            .s
+            .get(self.pos..self.pos + 4)
+            .and_then(|h| std::str::from_utf8(h).ok());
+        match h.and_then(|h| u32::from_str_radix(h, 16).ok()) {
+            Some(u) => {
+                self.pos += 4;
+                Ok(u)
+            }
+            None => self.fail(),
+        }
+    }
+
+    fn string(&mut self) -> Result<String, ParseError> {
+        self.pos += 1;
+        let mut out = String::new();
+        loop {
+            let run = self.pos;
+            while self.pos < self.s.len() && !matches!(self.s[self.pos], b'"' | b'\\' | 0..=0x1F) {
+                self.pos += 1;
+            }
+            out.push_str(&self.text[run..self.pos]);
+            match self.s.get(self.pos) {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    let e = self.s.get(self.pos).copied();
+                    self.pos += 1;
+                    let c = match e {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            let hi = self.hex4()?;
+                            let lo_follows = self.s[self.pos..].starts_with(b"\\u");
+                            if (0xD800..0xDC00).contains(&hi) && lo_follows {
+                                let save = self.pos;
+                                self.pos += 2;
+                                let lo = self.hex4()?;
+                                if (0xDC00..0xE000).contains(&lo) {
+                                    char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                                        .unwrap_or('\u{FFFD}')
+                                } else {
+                                    self.pos = save;
+                                    '\u{FFFD}'
+                                }
+                            } else {
+                                // A lone surrogate has no UTF-8 form: it reads as U+FFFD.
+                                char::from_u32(hi).unwrap_or('\u{FFFD}')
+                            }
+                        }
+                        _ => {
+                            self.pos -= 1;
+                            return self.fail();
+                        }
+                    };
+                    out.push(c);
+                }
+                _ => return self.fail(),
+            }
+        }
+    }
+}
+
+/// Appends `s` as a JSON string literal, escaped as `JSON.stringify` escapes.
+pub fn write_str(s: &str, out: &mut String) {
+    out.push('"');
+    let mut run = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let esc = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0C => "\\f",
+            0..=0x1F => "",
+            _ => continue,
+        };
+        out.push_str(&s[run..i]);
+        if esc.is_empty() {
+            let _ = write!(out, "\\u{:04x}", b);
+        } else {
+            out.push_str(esc);
+        }
+        run = i + 1;
+    }
+    out.push_str(&s[run..]);
+    out.push('"');
+}
+
+/// Appends a number as JSON (`null` for non-finite values, as `JSON.stringify` writes them).
+pub fn write_number(n: f64, out: &mut String) {
+    if !n.is_finite() {
+        out.push_str("null");
+    } else if n == 0.0 {
+        out.push('0');
+    } else if n.abs() >= 1e21 || n.abs() < 1e-6 {
+        let _ = write!(out, "{n:e}");
+    } else {
+        let _ = write!(out, "{n}");
+    }
+}
+
+fn write_json(v: &Value, out: &mut String) {
+    // Each frame is a container and the index of its next child.
+    let mut stack: Vec<(&Value, usize)> = vec![(v, 0)];
+    while let Some((v, i)) = stack.pop() {
+        match v {
+            Value::Array(items) => {
+                if i == items.len() {
+                    out.push(if i == 0 { '[' } else { ']' });
+                    if i == 0 {
+                        out.push(']');
+                    }
+                    continue;
+                }
+                out.push(if i == 0 { '[' } else { ',' });
+                stack.push((v, i + 1));
+                stack.push((&items[i], 0));
+            }
+            Value::Object(members) => {
+                if i == members.len() {
+                    out.push(if i == 0 { '{' } else { '}' });
+                    if i == 0 {
+                        out.push('}');
+                    }
+                    continue;
+                }
+                out.push(if i == 0 { '{' } else { ',' });
+                write_str(&members[i].0, out);
+                out.push(':');
+                stack.push((v, i + 1));
+                stack.push((&members[i].1, 0));
+            }
+            Value::Null => out.push_str("null"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Number(n) => write_number(*n, out),
+            Value::String(s) => write_str(s, out),
+        }
+    }
+}
+
+/// Appends `token` to a JSON Pointer, escaping `~` and `/`.
+pub fn push_pointer(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_compares() {
+        for text in [
+            r#"{"a":[1,2.5,-3e-7,true,null,"x\"\n\u0001"],"b":{}}"#,
+            "[]",
+            r#""é😀""#,
+            "1e+300",
+        ] {
+            let v = Value::parse(text, 100).unwrap();
+            let again = Value::parse(&v.to_json(), 100).unwrap();
+            assert!(equal(&v, &again), "{text}");
+        }
+        assert!(equal(
+            &Value::parse("1.0", 1).unwrap(),
+            &Value::parse("1", 1).unwrap()
+        ));
+        assert!(equal(
+            &Value::parse(r#"{"a":1,"b":2}"#, 1).unwrap(),
+            &Value::parse(r#"{"b":2,"a":1}"#, 1).unwrap()
+        ));
+        assert_eq!(
+            Value::parse(r#"{"a":1,"a":2}"#, 1).unwrap().to_json(),
+            r#"{"a":2}"#
+        );
+    }
+
+    #[test]
+    fn rejects_what_json_rejects() {
+        for text in [
+            "", "[1,]", "{\"a\"}", "01", "1.", "[1 2]", "\"\\x\"", "tru", "{} {}", "\"a\nb\"",
+        ] {
+            assert!(Value::parse(text, 10).is_err(), "{text:?}");
+        }
+        let deep = "[".repeat(50) + &"]".repeat(50);
+        assert!(Value::parse(&deep, 49).unwrap_err().too_deep);
+        assert!(Value::parse(&deep, 50).is_ok());
+    }
+
+    #[test]
+    fn deep_values_drop_and_write_without_recursion() {
+        let n = 1_000_000;
+        let deep = "[".repeat(n) + &"]".repeat(n);
+        let v = Value::parse(&deep, n).unwrap();
+        assert_eq!(v.to_json().len(), 2 * n);
+        drop(v);
+    }
+}
