@@ -344,6 +344,81 @@ pub(crate) fn locate(text: &str) -> Option<Source> {
     })
 }
 
+/// Where the scan for the next candidate (see [`candidates_from`]) goes on after a value ending at `end`:
+/// past the block's closing fence for a fenced value.
+pub(crate) fn after_candidate(text: &str, end: usize, fence: Option<u8>) -> usize {
+    match fence {
+        Some(marker) => end_of_fence(text.as_bytes(), end, marker),
+        None => end,
+    }
+}
+
+/// The next source at or after `from`, in textual order: a json (or untagged) fenced block whose
+/// content starts with `{` or `[`, or a bracket in prose that starts a value. Reasoning blocks and other
+/// languages' blocks are skipped. `first` accepts a weak start at `from` itself (the answer's first
+/// character). Schema-guided extraction reads every candidate this way (SPEC §5).
+pub(crate) fn next_candidate(text: &str, from: usize, first: bool) -> Option<Source> {
+    let s = text.as_bytes();
+    let mut p = from;
+    // The next marker and bracket at or after `p`, kept while `p` has not passed them, so no byte is
+    // searched twice.
+    let (mut marker, mut bracket): (Option<usize>, Option<usize>) = (None, None);
+    while p < s.len() {
+        if marker.map_or(true, |at| at < p) {
+            marker = Some(memchr3(b'`', b'~', b'<', &s[p..]).map_or(s.len(), |o| p + o));
+        }
+        if bracket.map_or(true, |at| at < p) {
+            bracket = Some(memchr2(b'{', b'[', &s[p..]).map_or(s.len(), |o| p + o));
+        }
+        let (m, b) = (marker.unwrap_or(s.len()), bracket.unwrap_or(s.len()));
+        p = m.min(b);
+        if p >= s.len() {
+            return None;
+        }
+        match s[p] {
+            b'{' | b'[' if (first && p == from) || is_strong_start(s, p) => {
+                return Some(Source {
+                    start: p,
+                    fence: None,
+                    repairs: Vec::new(),
+                    settled: true,
+                });
+            }
+            b'<' => {
+                p = match think_tag_at(s, p, false) {
+                    Some((len, name)) => end_of_block(s, p + len, name)?,
+                    None => p + 1,
+                };
+            }
+            b'`' | b'~' => match fence_at(s, p) {
+                Some(f) if f.json_tag && matches!(s.get(f.content), Some(b'{' | b'[')) => {
+                    return Some(Source {
+                        start: f.content,
+                        fence: Some(f.marker),
+                        repairs: Vec::new(),
+                        settled: true,
+                    });
+                }
+                Some(f) if !f.json_tag => p = end_of_fence(s, f.after_run, f.marker),
+                Some(f) => p = f.after_run,
+                None => p += 1,
+            },
+            _ => p += 1,
+        }
+    }
+    None
+}
+
+/// Where the answer starts: after leading whitespace and a reasoning block; `None` when the whole text
+/// is reasoning.
+pub(crate) fn answer_start(text: &str) -> Option<usize> {
+    let s = text.as_bytes();
+    let mut ignored = Vec::new();
+    let begin = skip_space(s, 0, &mut ignored);
+    let answer = skip_reasoning(s, begin, &mut ignored).0?;
+    Some(skip_space(s, answer, &mut ignored))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

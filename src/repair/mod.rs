@@ -112,6 +112,50 @@ pub fn repair(text: &str, options: &Options) -> Result<Repaired, Error> {
     Ok(repaired(text, parse))
 }
 
+/// Every top-level JSON value in `text`, in textual order, each located and repaired on its own (SPEC §5):
+/// a wholly valid text is the only candidate; reasoning is never one. At most `max` are read. A
+/// candidate that fails (a forbidden repair, too deep) is returned as its error, in its place.
+pub(crate) fn candidates(
+    text: &str,
+    options: &Options,
+    max: usize,
+) -> Vec<Result<Repaired, Error>> {
+    if let Some(limit) = options.max_input_length {
+        if text.len() > limit && utf16_len(text) > limit {
+            return vec![Err(Error::at(
+                ErrorKind::InputLimitExceeded { limit },
+                text,
+                0,
+            ))];
+        }
+    }
+    if let Some(valid) = strictly_valid(text, options.max_depth) {
+        return vec![Ok(valid)];
+    }
+    let mut out = Vec::new();
+    let Some(answer) = locate::answer_start(text) else {
+        return out;
+    };
+    let mut from = answer;
+    while out.len() < max {
+        let Some(src) = locate::next_candidate(text, from, from == answer) else {
+            break;
+        };
+        let (start, fence) = (src.start, src.fence);
+        let result = SourceParse::new(text, src, options).and_then(|mut parse| {
+            parse.feed(text, false)?;
+            Ok(repaired(text, parse))
+        });
+        let end = match &result {
+            Ok(r) => r.span.end.max(start + 1),
+            Err(_) => start + 1,
+        };
+        out.push(result);
+        from = locate::after_candidate(text, end, fence);
+    }
+    out
+}
+
 /// `text` as a [`Repaired`] result when it is strictly valid JSON nesting at most `max_depth` deep.
 pub(crate) fn strictly_valid(text: &str, max_depth: usize) -> Option<Repaired> {
     Parser::new(text.as_bytes(), 0, None, RepairSet::ALL, max_depth)

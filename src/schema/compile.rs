@@ -174,8 +174,10 @@ pub struct Node {
     pub location: String,
     /// The schema resource this node belongs to, for the dynamic scope.
     pub resource: usize,
-    /// `None` for the `true` schema.
+    /// What the node checks.
     pub body: Body,
+    /// The `default` annotation, which extraction copies into a missing property.
+    pub default: Option<Value>,
 }
 
 /// What a node checks.
@@ -648,6 +650,7 @@ impl<'o> Compiler<'o> {
             location: self.location_text(&loc),
             resource: 0,
             body: Body::True,
+            default: None,
         });
         self.compiled.insert(loc.clone(), id);
         self.queue.push((id, loc));
@@ -687,7 +690,7 @@ impl<'o> Compiler<'o> {
                 self.nodes[id].body = Body::False;
                 return Ok(());
             }
-            Value::Object(_) => {}
+            Value::Object(_) => self.nodes[id].default = v.get("default").cloned(),
             _ => {
                 return Err(invalid(
                     "invalid_schema",

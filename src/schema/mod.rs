@@ -5,13 +5,17 @@
 //! `unevaluatedProperties`/`unevaluatedItems`. `pattern` uses a caller-supplied ECMAScript regular
 //! expression engine (the host's `RegExp` in wasm).
 
+mod coerce;
 mod compile;
+mod extract;
 mod format;
 mod uri;
 mod validate;
 mod value;
 
+pub use coerce::{Coercion, Rule, RuleSet};
 pub use compile::{CompileOptions, Draft, RegexTest, SchemaError};
+pub use extract::{extract, ExtractOptions, Extracted, MAX_CANDIDATES};
 pub use validate::{Issue, MAX_EVALUATION_DEPTH};
 pub use value::{equal, Kind, ParseError, Value};
 

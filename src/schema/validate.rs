@@ -91,6 +91,17 @@ pub fn is_valid(c: &Compiled, value: &Value) -> bool {
         .valid
 }
 
+/// Whether `value` is valid against node `id` (stops at the first violation).
+pub(crate) fn is_valid_at(c: &Compiled, id: NodeId, value: &Value) -> bool {
+    let mut v = Validator {
+        c,
+        scope: Vec::new(),
+        depth: 0,
+    };
+    v.node(id, value, &mut String::new(), &mut Sink::new(false))
+        .valid
+}
+
 fn obj(pairs: Vec<(&str, Value)>) -> Value {
     Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }

@@ -1,0 +1,445 @@
+//! Coercion toward a schema (SPEC §5): only where the schema asks for another type, each change
+//! recorded as `{path, from, to, rule}`. Violations of limits (`minimum`, `minLength`, `enum` with no
+//! unique match, extra properties) are never fixed here: validation after coercion reports them.
+
+use super::compile::{Body, Compiled, Keyword, NodeId};
+use super::validate::{is_valid_at, MAX_EVALUATION_DEPTH};
+use super::value::{push_pointer, write_number, Kind, Value};
+
+/// A kind of coercion, which callers may turn off one by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// `"2"` → `2` where an integer is expected.
+    StringToInteger,
+    /// `"2.5"` → `2.5` where a number is expected.
+    StringToNumber,
+    /// `"TRUE"` → `true` where a boolean is expected.
+    StringToBoolean,
+    /// `2` → `"2"`, `true` → `"true"` where a string is expected.
+    ToString,
+    /// `x` → `[x]` where an array is expected.
+    WrapInArray,
+    /// `"{\"a\":1}"` → `{"a":1}` where an object or array is expected (double-encoded responses).
+    DecodeJson,
+    /// `"attack"` → `"Attack"`: the unique case-insensitive match of an `enum`.
+    EnumCase,
+    /// `null` on an optional property whose type disallows null: the property is omitted.
+    NullOmitted,
+    /// A missing property whose schema has a `default` gets a copy of it.
+    Default,
+}
+
+impl Rule {
+    /// Every rule.
+    pub const ALL: [Rule; 9] = [
+        Rule::StringToInteger,
+        Rule::StringToNumber,
+        Rule::StringToBoolean,
+        Rule::ToString,
+        Rule::WrapInArray,
+        Rule::DecodeJson,
+        Rule::EnumCase,
+        Rule::NullOmitted,
+        Rule::Default,
+    ];
+
+    /// Stable snake_case code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Rule::StringToInteger => "string_to_integer",
+            Rule::StringToNumber => "string_to_number",
+            Rule::StringToBoolean => "string_to_boolean",
+            Rule::ToString => "to_string",
+            Rule::WrapInArray => "wrap_in_array",
+            Rule::DecodeJson => "decode_json",
+            Rule::EnumCase => "enum_case",
+            Rule::NullOmitted => "null_omitted",
+            Rule::Default => "default",
+        }
+    }
+
+    /// The rule with code `code`.
+    pub fn from_code(code: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.code() == code)
+    }
+
+    fn bit(self) -> u16 {
+        1 << self as u16
+    }
+}
+
+/// A set of coercion rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleSet(u16);
+
+impl RuleSet {
+    /// No rule.
+    pub const NONE: RuleSet = RuleSet(0);
+    /// Every rule.
+    pub const ALL: RuleSet = RuleSet(0x1FF);
+
+    /// Adds `rule`.
+    pub fn insert(&mut self, rule: Rule) {
+        self.0 |= rule.bit();
+    }
+
+    /// Whether `rule` is in the set.
+    pub fn contains(self, rule: Rule) -> bool {
+        self.0 & rule.bit() != 0
+    }
+}
+
+/// One change made to a value.
+#[derive(Clone, Debug)]
+pub struct Coercion {
+    /// JSON Pointer to the changed value (for `null_omitted` and `default`, the property).
+    pub path: String,
+    /// The value before (`null` for `default`).
+    pub from: Value,
+    /// The value after (`null` for `null_omitted`, where the property is gone).
+    pub to: Value,
+    /// Which rule applied.
+    pub rule: Rule,
+}
+
+struct Coercer<'c> {
+    c: &'c Compiled,
+    forbid: RuleSet,
+    out: Vec<Coercion>,
+    depth: usize,
+}
+
+/// Coerces `value` toward the schema; returns what changed, in order.
+pub fn coerce(c: &Compiled, value: &mut Value, forbid: RuleSet) -> Vec<Coercion> {
+    let mut k = Coercer {
+        c,
+        forbid,
+        out: Vec::new(),
+        depth: 0,
+    };
+    k.at(0, value, &mut String::new());
+    k.out
+}
+
+/// JavaScript's `String(n)` for a finite number.
+fn number_text(n: f64) -> String {
+    let mut s = String::new();
+    write_number(n, &mut s);
+    if let Some(i) = s.find('e') {
+        if !s[i + 1..].starts_with('-') {
+            s.insert(i + 1, '+');
+        }
+    }
+    s
+}
+
+impl Coercer<'_> {
+    /// The nodes that apply in place at `id`: itself, and what `$ref`, `$dynamicRef` (statically)
+    /// and `allOf` lead to.
+    fn group(&self, id: NodeId) -> Vec<NodeId> {
+        let mut out = vec![id];
+        let mut i = 0;
+        while i < out.len() && out.len() < 64 {
+            if let Body::Keywords(kws) = &self.c.nodes[out[i]].body {
+                for (_, kw) in kws {
+                    let next: &[NodeId] = match kw {
+                        Keyword::Ref(t) | Keyword::DynamicRef(t, _) => std::slice::from_ref(t),
+                        Keyword::AllOf(ts) => ts,
+                        _ => &[],
+                    };
+                    for &t in next {
+                        if !out.contains(&t) {
+                            out.push(t);
+                        }
+                    }
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
+    fn keywords<'k>(&'k self, group: &'k [NodeId]) -> impl Iterator<Item = &'k Keyword> + 'k {
+        group.iter().flat_map(|&id| match &self.c.nodes[id].body {
+            Body::Keywords(kws) => kws.iter().map(|(_, k)| k).collect::<Vec<_>>(),
+            _ => Vec::new(),
+        })
+    }
+
+    /// The types every `type` keyword of the group allows (`None` when no `type` applies).
+    fn allowed(&self, group: &[NodeId]) -> Option<Vec<Kind>> {
+        let mut allowed: Option<Vec<Kind>> = None;
+        for kw in self.keywords(group) {
+            if let Keyword::Type(kinds) = kw {
+                let mut ks = kinds.clone();
+                if ks.contains(&Kind::Number) && !ks.contains(&Kind::Integer) {
+                    ks.push(Kind::Integer);
+                }
+                allowed = Some(match allowed {
+                    None => ks,
+                    Some(prev) => prev.into_iter().filter(|k| ks.contains(k)).collect(),
+                });
+            }
+        }
+        allowed
+    }
+
+    fn record(&mut self, path: &str, from: Value, to: Value, rule: Rule) {
+        self.out.push(Coercion {
+            path: path.to_string(),
+            from,
+            to,
+            rule,
+        });
+    }
+
+    fn on(&self, rule: Rule) -> bool {
+        !self.forbid.contains(rule)
+    }
+
+    /// Coerces `v` toward node `id`.
+    fn at(&mut self, id: NodeId, v: &mut Value, path: &mut String) {
+        if self.depth >= MAX_EVALUATION_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        let group = self.group(id);
+        if let Some(allowed) = self.allowed(&group) {
+            if !allowed.iter().any(|k| v.is(*k)) {
+                self.retype(&allowed, v, path);
+            }
+        }
+        self.enum_case(&group, v, path);
+        self.branches(&group, v, path);
+        match v {
+            Value::Object(_) => self.object(&group, v, path),
+            Value::Array(_) => self.array(&group, v, path),
+            _ => {}
+        }
+        self.depth -= 1;
+    }
+
+    /// Changes the type of `v` to one of `allowed`, if a rule allows it.
+    fn retype(&mut self, allowed: &[Kind], v: &mut Value, path: &str) {
+        let wants = |k: Kind| allowed.contains(&k);
+        if let Value::String(s) = &*v {
+            let t = s.trim();
+            if wants(Kind::Integer) || wants(Kind::Number) {
+                if let Ok(Value::Number(n)) = Value::parse(t, 1) {
+                    let whole = n.fract() == 0.0;
+                    let rule = if wants(Kind::Number) {
+                        Rule::StringToNumber
+                    } else {
+                        Rule::StringToInteger
+                    };
+                    if (wants(Kind::Number) || whole) && self.on(rule) {
+                        let from = std::mem::replace(v, Value::Number(n));
+                        return self.record(path, from, Value::Number(n), rule);
+                    }
+                }
+            }
+            if wants(Kind::Boolean) && self.on(Rule::StringToBoolean) {
+                let b = if t.eq_ignore_ascii_case("true") {
+                    Some(true)
+                } else if t.eq_ignore_ascii_case("false") {
+                    Some(false)
+                } else {
+                    None
+                };
+                if let Some(b) = b {
+                    let from = std::mem::replace(v, Value::Bool(b));
+                    return self.record(path, from, Value::Bool(b), Rule::StringToBoolean);
+                }
+            }
+            if (wants(Kind::Object) || wants(Kind::Array))
+                && self.on(Rule::DecodeJson)
+                && (t.starts_with('{') || t.starts_with('['))
+            {
+                let decoded = Value::parse(t, 10_000).ok().or_else(|| {
+                    let r = crate::repair::repair(t, &crate::RepairOptions::default()).ok()?;
+                    Value::parse(&r.json, 10_000).ok()
+                });
+                if let Some(d) = decoded.filter(|d| allowed.iter().any(|k| d.is(*k))) {
+                    let to = d.clone();
+                    let from = std::mem::replace(v, d);
+                    return self.record(path, from, to, Rule::DecodeJson);
+                }
+            }
+        }
+        if wants(Kind::String) && self.on(Rule::ToString) {
+            let s = match &*v {
+                Value::Number(n) if n.is_finite() => Some(number_text(*n)),
+                Value::Bool(b) => Some(b.to_string()),
+                _ => None,
+            };
+            if let Some(s) = s {
+                let from = std::mem::replace(v, Value::String(s.clone()));
+                return self.record(path, from, Value::String(s), Rule::ToString);
+            }
+        }
+        if wants(Kind::Array)
+            && !matches!(v, Value::Array(_) | Value::Null)
+            && self.on(Rule::WrapInArray)
+        {
+            let inner = std::mem::take(v);
+            let from = inner.clone();
+            *v = Value::Array(vec![inner]);
+            let to = v.clone();
+            self.record(path, from, to, Rule::WrapInArray);
+        }
+    }
+
+    /// A string that is not in an `enum` becomes its unique case-insensitive match.
+    fn enum_case(&mut self, group: &[NodeId], v: &mut Value, path: &str) {
+        if !self.on(Rule::EnumCase) {
+            return;
+        }
+        let Value::String(s) = &*v else { return };
+        let mut replacement = None;
+        for kw in self.keywords(group) {
+            let Keyword::Enum(values) = kw else { continue };
+            if values.iter().any(|e| e.as_str() == Some(s)) {
+                return;
+            }
+            let mut matches = values
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|e| e.to_lowercase() == s.to_lowercase());
+            if let (Some(m), None) = (matches.next(), matches.next()) {
+                replacement = Some(m.to_string());
+            }
+        }
+        if let Some(m) = replacement {
+            let from = std::mem::replace(v, Value::String(m.clone()));
+            self.record(path, from, Value::String(m), Rule::EnumCase);
+        }
+    }
+
+    /// For `anyOf`/`oneOf` that the value matches in no branch: the first branch that coercion makes
+    /// the value match.
+    fn branches(&mut self, group: &[NodeId], v: &mut Value, path: &mut String) {
+        let lists: Vec<Vec<NodeId>> = self
+            .keywords(group)
+            .filter_map(|kw| match kw {
+                Keyword::AnyOf(ts) | Keyword::OneOf(ts) => Some(ts.clone()),
+                _ => None,
+            })
+            .collect();
+        for list in lists {
+            if list.iter().any(|&b| is_valid_at(self.c, b, v)) {
+                continue;
+            }
+            for b in list {
+                let mut trial = v.clone();
+                let saved = self.out.len();
+                self.at(b, &mut trial, path);
+                if is_valid_at(self.c, b, &trial) {
+                    *v = trial;
+                    break;
+                }
+                self.out.truncate(saved);
+            }
+        }
+    }
+
+    fn object(&mut self, group: &[NodeId], v: &mut Value, path: &mut String) {
+        let mut props: Vec<(String, NodeId)> = Vec::new();
+        let mut required: Vec<String> = Vec::new();
+        let mut patterns: Vec<(String, NodeId)> = Vec::new();
+        let mut additional: Option<(NodeId, Vec<String>, Vec<String>)> = None;
+        for kw in self.keywords(group) {
+            match kw {
+                Keyword::Properties(p) => props.extend(p.iter().cloned()),
+                Keyword::Required(r) => required.extend(r.iter().cloned()),
+                Keyword::PatternProperties(p) => patterns.extend(p.iter().cloned()),
+                Keyword::AdditionalProperties(n, names, pats) => {
+                    additional = Some((*n, names.clone(), pats.clone()))
+                }
+                _ => {}
+            }
+        }
+        let Value::Object(members) = v else { return };
+        for (name, child) in &props {
+            let len = path.len();
+            push_pointer(path, name);
+            match members.iter().position(|(k, _)| k == name) {
+                Some(i) => {
+                    let child_group = self.group(*child);
+                    let null_allowed = self
+                        .allowed(&child_group)
+                        .map_or(true, |a| a.contains(&Kind::Null));
+                    if matches!(members[i].1, Value::Null)
+                        && !null_allowed
+                        && !required.contains(name)
+                        && self.on(Rule::NullOmitted)
+                    {
+                        members.remove(i);
+                        self.record(path, Value::Null, Value::Null, Rule::NullOmitted);
+                    } else {
+                        self.at(*child, &mut members[i].1, path);
+                    }
+                }
+                None => {
+                    if let Some(d) = self.c.nodes[*child]
+                        .default
+                        .clone()
+                        .filter(|_| self.on(Rule::Default))
+                    {
+                        members.push((name.clone(), d.clone()));
+                        self.record(path, Value::Null, d, Rule::Default);
+                    }
+                }
+            }
+            path.truncate(len);
+        }
+        let regex = self.c.regex;
+        for (k, val) in members.iter_mut() {
+            if props.iter().any(|(n, _)| n == k) {
+                continue;
+            }
+            let len = path.len();
+            push_pointer(path, k);
+            let mut matched = false;
+            for (p, child) in &patterns {
+                if regex.and_then(|t| t(p, k)) == Some(true) {
+                    matched = true;
+                    self.at(*child, val, path);
+                }
+            }
+            if let Some((child, names, pats)) = &additional {
+                let known = names.contains(k)
+                    || pats
+                        .iter()
+                        .any(|p| regex.and_then(|t| t(p, k)) == Some(true));
+                if !known && !matched {
+                    self.at(*child, val, path);
+                }
+            }
+            path.truncate(len);
+        }
+    }
+
+    fn array(&mut self, group: &[NodeId], v: &mut Value, path: &mut String) {
+        let mut prefix: Vec<NodeId> = Vec::new();
+        let mut rest: Option<(NodeId, usize)> = None;
+        for kw in self.keywords(group) {
+            match kw {
+                Keyword::PrefixItems(p) => prefix = p.clone(),
+                Keyword::Items(n, start) => rest = Some((*n, *start)),
+                _ => {}
+            }
+        }
+        let Value::Array(items) = v else { return };
+        for (i, item) in items.iter_mut().enumerate() {
+            let node = match (prefix.get(i), rest) {
+                (Some(&n), _) => n,
+                (None, Some((n, start))) if i >= start => n,
+                _ => continue,
+            };
+            let len = path.len();
+            push_pointer(path, &i.to_string());
+            self.at(node, item, path);
+            path.truncate(len);
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Schema-guided extraction (SPEC §5): every top-level JSON value in a response is a candidate, in
+//! textual order; each is repaired, coerced toward the schema and validated; the first valid one wins,
+//! and when none is valid the first candidate's issues are reported.
+
+use super::coerce::{coerce, Coercion, RuleSet};
+use super::validate::Issue;
+use super::value::Value;
+use super::Schema;
+use crate::repair::{candidates, Options as RepairOptions, Repair};
+use crate::Error;
+use std::ops::Range;
+
+/// Candidates read from one response at most (each is parsed separately, so this bounds the work).
+pub const MAX_CANDIDATES: usize = 32;
+
+/// Options for [`extract`].
+#[derive(Clone, Debug, Default)]
+pub struct ExtractOptions {
+    /// Limits and forbidden repairs, as for [`crate::repair`].
+    pub repair: RepairOptions,
+    /// Coercion rules that must not be applied.
+    pub forbid_coercions: RuleSet,
+}
+
+/// The result of [`extract`].
+#[derive(Debug)]
+pub struct Extracted {
+    /// The chosen candidate after coercion: the first valid one, else the first one (`None` when the
+    /// text holds no candidate).
+    pub value: Option<Value>,
+    /// Issues of the chosen candidate (empty when it is valid); one `parse` issue when there is no
+    /// candidate.
+    pub issues: Vec<Issue>,
+    /// Coercions applied to the chosen candidate.
+    pub coercions: Vec<Coercion>,
+    /// Repairs made to read the chosen candidate, with byte offsets into the text.
+    pub repairs: Vec<Repair>,
+    /// Byte range of the text the chosen candidate was read from.
+    pub span: Option<Range<usize>>,
+    /// Index of the chosen candidate among those read.
+    pub candidate: Option<usize>,
+    /// How many candidates were read.
+    pub candidates: usize,
+}
+
+impl Extracted {
+    /// Whether a candidate validated.
+    pub fn ok(&self) -> bool {
+        self.value.is_some() && self.issues.is_empty()
+    }
+}
+
+/// Extracts the value `schema` describes from an LLM response.
+///
+/// # Example
+/// ```
+/// use llm_response_sanitizer::schema::{extract, CompileOptions, ExtractOptions, Schema, Value};
+///
+/// let schema = r#"{"type":"object","properties":{"chosenIndex":{"type":"integer","minimum":1}},"required":["chosenIndex"]}"#;
+/// let schema = Schema::compile(&Value::parse(schema, 64).unwrap(), &CompileOptions::default()).unwrap();
+/// let text = "<think>maybe {\"chosenIndex\": 0}</think>Draft: {\"x\": 1}\n```json\n{\"chosenIndex\": \"2\",}\n```";
+/// let out = extract(text, &schema, &ExtractOptions::default());
+/// assert!(out.ok());
+/// assert_eq!(out.value.unwrap().to_json(), r#"{"chosenIndex":2}"#);
+/// assert_eq!(out.coercions[0].rule.code(), "string_to_integer");
+/// ```
+pub fn extract(text: &str, schema: &Schema, options: &ExtractOptions) -> Extracted {
+    let mut first: Option<Extracted> = None;
+    let mut first_error: Option<Error> = None;
+    let found = candidates(text, &options.repair, MAX_CANDIDATES);
+    let count = found.len();
+    for (index, result) in found.into_iter().enumerate() {
+        let r = match result {
+            Ok(r) => r,
+            Err(e) => {
+                first_error.get_or_insert(e);
+                continue;
+            }
+        };
+        let Ok(mut value) = Value::parse(&r.json, options.repair.max_depth.saturating_add(1))
+        else {
+            continue;
+        };
+        let coercions = coerce(&schema.compiled, &mut value, options.forbid_coercions);
+        let issues = schema.validate(&value);
+        let valid = issues.is_empty();
+        let candidate = Extracted {
+            value: Some(value),
+            issues,
+            coercions,
+            repairs: r.repairs,
+            span: Some(r.span),
+            candidate: Some(index),
+            candidates: count,
+        };
+        if valid {
+            return candidate;
+        }
+        first.get_or_insert(candidate);
+    }
+    first.unwrap_or_else(|| {
+        let message = match first_error {
+            Some(e) => format!("no candidate could be read: {e}"),
+            None => "no JSON value found in the text".to_string(),
+        };
+        Extracted {
+            value: None,
+            issues: vec![Issue {
+                path: String::new(),
+                keyword: "parse",
+                message,
+                schema_path: "#".to_string(),
+                params: Value::Object(Vec::new()),
+            }],
+            coercions: Vec::new(),
+            repairs: Vec::new(),
+            span: None,
+            candidate: None,
+            candidates: count,
+        }
+    })
+}
