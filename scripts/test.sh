@@ -23,6 +23,7 @@ stage() {
 
 bash scripts/bootstrap.sh || { echo "bootstrap failed"; exit 1; }
 bash scripts/build.sh || { echo "build failed"; exit 1; }
+bash scripts/fetch-schema-suite.sh || { echo "fetching the JSON-Schema-Test-Suite failed"; exit 1; }
 
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export CHROMEDRIVER=/usr/bin/chromedriver

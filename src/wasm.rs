@@ -7,12 +7,14 @@
 
 use crate::position::{locate_all, Location};
 use crate::repair::json_string;
+use crate::schema::{self, CompileOptions, Draft, ExtractOptions, Rule, RuleSet, Schema, Value};
 use crate::{
-    ascii_json, repair, CleanOptions, Cleaner, Error, ErrorKind, PartialJson, RepairKind,
+    ascii_json, repair, CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairKind,
     RepairOptions, RepairSet, Repaired, ThinkTag,
 };
 use std::cell::RefCell;
 use std::fmt::Write as _;
+use std::ops::Range;
 use wasm_bindgen::prelude::*;
 
 thread_local! {
@@ -132,36 +134,8 @@ fn result_string(text: &str, result: Result<Repaired, Error>, report: bool, asci
     if report {
         s.push_str("\"status\":");
         push_json_str(&mut s, out.status.code());
-        let mut offsets: Vec<usize> = out.repairs.iter().map(|r| r.offset).collect();
-        offsets.push(out.span.start);
-        offsets.push(out.span.end);
-        let locs = locate_all(text, &offsets);
-        let n = out.repairs.len();
-        let _ = write!(
-            s,
-            ",\"span\":{{\"start\":{},\"end\":{}}},\"repairs\":[",
-            locs[n].index,
-            locs[n + 1].index
-        );
-        for (i, (r, l)) in out.repairs.iter().zip(&locs).enumerate() {
-            if i > 0 {
-                s.push(',');
-            }
-            s.push_str("{\"kind\":");
-            push_json_str(&mut s, r.kind.code());
-            s.push(',');
-            push_location(&mut s, *l);
-            s.push_str(",\"message\":");
-            let message = format!(
-                "{} at line {}, column {}",
-                r.kind.describe(),
-                l.line,
-                l.column
-            );
-            push_json_str(&mut s, &message);
-            s.push('}');
-        }
-        s.push(']');
+        s.push(',');
+        push_report(&mut s, text, &out.repairs, &out.span);
     }
     s.push_str("}\n");
     if ascii {
@@ -170,6 +144,40 @@ fn result_string(text: &str, result: Result<Repaired, Error>, report: bool, asci
         s.push_str(&out.json);
     }
     s
+}
+
+/// Appends `"span":{…},"repairs":[…]` with UTF-16 positions and 1-based line/column.
+fn push_report(s: &mut String, text: &str, repairs: &[Repair], span: &Range<usize>) {
+    let mut offsets: Vec<usize> = repairs.iter().map(|r| r.offset).collect();
+    offsets.push(span.start);
+    offsets.push(span.end);
+    let locs = locate_all(text, &offsets);
+    let n = repairs.len();
+    let _ = write!(
+        s,
+        "\"span\":{{\"start\":{},\"end\":{}}},\"repairs\":[",
+        locs[n].index,
+        locs[n + 1].index
+    );
+    for (i, (r, l)) in repairs.iter().zip(&locs).enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str("{\"kind\":");
+        push_json_str(s, r.kind.code());
+        s.push(',');
+        push_location(s, *l);
+        s.push_str(",\"message\":");
+        let message = format!(
+            "{} at line {}, column {}",
+            r.kind.describe(),
+            l.line,
+            l.column
+        );
+        push_json_str(s, &message);
+        s.push('}');
+    }
+    s.push(']');
 }
 
 /// Every repair kind as a JSON array of `{kind, class, description}`.
@@ -321,5 +329,135 @@ impl JsPartialJson {
     /// The error the parse stopped with so far, in `repairText`'s `E` format, if any.
     pub fn error(&self) -> Option<String> {
         self.0.error().map(error_string)
+    }
+}
+
+#[wasm_bindgen(inline_js = "const cache = new Map();\n\
+export function regexpTest(pattern, text) {\n\
+  let re = cache.get(pattern);\n\
+  if (re === undefined) {\n\
+    try { re = new RegExp(pattern, 'u'); } catch { try { re = new RegExp(pattern); } catch { re = null; } }\n\
+    if (cache.size >= 4096) cache.clear();\n\
+    cache.set(pattern, re);\n\
+  }\n\
+  return re === null ? -1 : re.test(text) ? 1 : 0;\n\
+}\n")]
+extern "C" {
+    /// The host's ECMAScript `RegExp` (with the `u` flag when the pattern allows it), cached by source:
+    /// 1 for a match, 0 for none, -1 for a pattern that is not a regular expression.
+    #[wasm_bindgen(js_name = regexpTest)]
+    fn regexp_test(pattern: &str, text: &str) -> i32;
+}
+
+/// The schema engine's regular expressions: the host's `RegExp`.
+fn host_regex(pattern: &str, text: &str) -> Option<bool> {
+    match regexp_test(pattern, text) {
+        1 => Some(true),
+        0 => Some(false),
+        _ => None,
+    }
+}
+
+/// A compiled JSON Schema, or the reason it did not compile.
+#[wasm_bindgen(js_name = Schema)]
+pub struct JsSchema(Result<Schema, String>);
+
+#[wasm_bindgen(js_class = Schema)]
+impl JsSchema {
+    /// Compiles the schema whose JSON text is the first `len` bytes of input. `remotes` is a JSON
+    /// object text of `{uri: schema}`; `draft` one of `Draft::from_name`'s names. Errors are kept for
+    /// [`JsSchema::error`].
+    #[wasm_bindgen(constructor)]
+    pub fn new(len: usize, draft: &str, remotes: &str, assert_format: bool) -> JsSchema {
+        let compiled = with_input(len, |text| -> Result<Schema, String> {
+            let fail = |code: &str, message: String| schema::error_json(code, &message, "#");
+            let value = Value::parse(text, schema::MAX_SCHEMA_DEPTH)
+                .map_err(|_| fail("invalid_schema", "the schema is not JSON".into()))?;
+            let remotes = match Value::parse(remotes, schema::MAX_SCHEMA_DEPTH) {
+                Ok(Value::Object(ref members)) => members.clone(),
+                _ => {
+                    return Err(fail(
+                        "invalid_schema",
+                        "remotes must be an object of schemas".into(),
+                    ))
+                }
+            };
+            let options = CompileOptions {
+                default_draft: Draft::from_name(draft).unwrap_or(Draft::Draft2020),
+                remotes,
+                assert_format,
+                regex: Some(host_regex),
+            };
+            Schema::compile(&value, &options)
+                .map_err(|e| schema::error_json(e.code, &e.message, &e.schema_path))
+        });
+        JsSchema(compiled)
+    }
+
+    /// The compile error as JSON `{code, message, schemaPath}`, if the schema did not compile.
+    pub fn error(&self) -> Option<String> {
+        self.0.as_ref().err().cloned()
+    }
+
+    /// Validates the value whose JSON text is the first `len` bytes of input: `{"valid":…,"issues":[…]}`.
+    pub fn validate(&self, len: usize) -> String {
+        let Ok(schema) = &self.0 else {
+            return String::new();
+        };
+        with_input(len, |text| {
+            match Value::parse(text, crate::DEFAULT_MAX_DEPTH) {
+                Ok(value) => schema::validation_json(&schema.validate(&value)),
+                // JSON.stringify wrote the text, so the only way it fails to parse is by nesting too deep.
+                Err(_) => schema::validation_json(&[schema::Issue {
+                    path: String::new(),
+                    keyword: "depth",
+                    message: format!(
+                        "the value nests deeper than {} levels",
+                        crate::DEFAULT_MAX_DEPTH
+                    ),
+                    schema_path: "#".into(),
+                    params: Value::Object(Vec::new()),
+                }]),
+            }
+        })
+    }
+
+    /// Extracts from the response in the first `len` bytes of input (repair options as for
+    /// [`repair_text`]; `forbid_coercions` is a comma-separated list of coercion rule codes).
+    pub fn extract(
+        &self,
+        len: usize,
+        max_depth: u32,
+        max_input_length: f64,
+        forbid: &str,
+        forbid_coercions: &str,
+    ) -> String {
+        let Ok(schema) = &self.0 else {
+            return String::new();
+        };
+        let mut rules = RuleSet::NONE;
+        forbid_coercions
+            .split(',')
+            .filter_map(Rule::from_code)
+            .for_each(|r| rules.insert(r));
+        let options = ExtractOptions {
+            repair: repair_options(max_depth, max_input_length, forbid, false),
+            forbid_coercions: rules,
+        };
+        with_input(len, |text| {
+            let out = schema::extract(text, schema, &options);
+            let mut s = schema::extracted_json(&out);
+            // Positions of repairs and span, converted to UTF-16 for the host.
+            s.pop();
+            s.push(',');
+            push_report(
+                &mut s,
+                text,
+                &out.repairs,
+                out.span.as_ref().unwrap_or(&(0..0)),
+            );
+            s.push('}');
+            s
+        })
     }
 }

@@ -10,6 +10,7 @@ import initAsync, {
   repairKinds,
   Cleaner,
   PartialJson,
+  Schema,
   type InitOutput,
 } from '../pkg/llm_response_sanitizer.js';
 
@@ -194,6 +195,44 @@ export function newPartialJson(maxDepth: number, maxInputLength: number, forbid:
       const e = core.error();
       return e === undefined ? undefined : (JSON.parse(e.slice(1)) as RawRepairErr['error']);
     },
+    free: () => core.free(),
+  };
+}
+
+/** A compile error of the core's schema engine. */
+export interface RawSchemaError {
+  code: string;
+  message: string;
+  schemaPath: string;
+}
+
+/** The core's compiled schema. Freed by `free()`, or by the module's finalization registry. */
+export interface CoreSchema {
+  /** `{valid, issues}` as JSON text for the value whose JSON text is given. */
+  validate(json: string): string;
+  /** The extraction result as JSON text (see `schema::extracted_json`, with `span` and `repairs`). */
+  extract(text: string, maxDepth: number, maxInputLength: number, forbid: string, forbidCoercions: string): string;
+  free(): void;
+}
+
+/** Compiles a schema given as JSON text; returns the core schema or its compile error. */
+export function newSchema(
+  schemaJson: string,
+  draft: string,
+  remotesJson: string,
+  assertFormat: boolean,
+): CoreSchema | RawSchemaError {
+  assertReady();
+  const core = new Schema(writeInput(schemaJson), draft, remotesJson, assertFormat);
+  const error = core.error();
+  if (error !== undefined) {
+    core.free();
+    return JSON.parse(error) as RawSchemaError;
+  }
+  return {
+    validate: (json) => core.validate(writeInput(json)),
+    extract: (text, maxDepth, maxInputLength, forbid, forbidCoercions) =>
+      core.extract(writeInput(text), maxDepth, maxInputLength, forbid, forbidCoercions),
     free: () => core.free(),
   };
 }

@@ -9,6 +9,7 @@ mod coerce;
 mod compile;
 mod extract;
 mod format;
+mod report;
 mod uri;
 mod validate;
 mod value;
@@ -16,8 +17,12 @@ mod value;
 pub use coerce::{Coercion, Rule, RuleSet};
 pub use compile::{CompileOptions, Draft, RegexTest, SchemaError};
 pub use extract::{extract, ExtractOptions, Extracted, MAX_CANDIDATES};
+pub use report::{error_json, extracted_json, validation_json};
 pub use validate::{Issue, MAX_EVALUATION_DEPTH};
 pub use value::{equal, Kind, ParseError, Value};
+
+/// How deeply a schema document itself may nest.
+pub const MAX_SCHEMA_DEPTH: usize = 1_000;
 
 /// A compiled JSON Schema, ready to validate many values.
 ///
