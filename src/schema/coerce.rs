@@ -4,7 +4,7 @@
 
 use super::compile::{Body, Compiled, Keyword, NodeId};
 use super::validate::{is_valid_at, MAX_EVALUATION_DEPTH};
-use super::value::{push_pointer, write_number, Kind, Value};
+use super::value::{push_pointer, Kind, Value};
 
 /// A kind of coercion, which callers may turn off one by one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,18 +121,6 @@ pub fn coerce(c: &Compiled, value: &mut Value, forbid: RuleSet) -> Vec<Coercion>
     k.out
 }
 
-/// JavaScript's `String(n)` for a finite number.
-fn number_text(n: f64) -> String {
-    let mut s = String::new();
-    write_number(n, &mut s);
-    if let Some(i) = s.find('e') {
-        if !s[i + 1..].starts_with('-') {
-            s.insert(i + 1, '+');
-        }
-    }
-    s
-}
-
 impl Coercer<'_> {
     /// The nodes that apply in place at `id`: itself, and what `$ref`, `$dynamicRef` (statically)
     /// and `allOf` lead to.
@@ -225,16 +213,16 @@ impl Coercer<'_> {
         if let Value::String(s) = &*v {
             let t = s.trim();
             if wants(Kind::Integer) || wants(Kind::Number) {
-                if let Ok(Value::Number(n)) = Value::parse(t, 1) {
-                    let whole = n.fract() == 0.0;
+                if let Ok(Value::Number(ref n)) = Value::parse(t, 1) {
+                    let whole = n.value().fract() == 0.0;
                     let rule = if wants(Kind::Number) {
                         Rule::StringToNumber
                     } else {
                         Rule::StringToInteger
                     };
                     if (wants(Kind::Number) || whole) && self.on(rule) {
-                        let from = std::mem::replace(v, Value::Number(n));
-                        return self.record(path, from, Value::Number(n), rule);
+                        let from = std::mem::replace(v, Value::Number(n.clone()));
+                        return self.record(path, from, Value::Number(n.clone()), rule);
                     }
                 }
             }
@@ -268,7 +256,7 @@ impl Coercer<'_> {
         }
         if wants(Kind::String) && self.on(Rule::ToString) {
             let s = match &*v {
-                Value::Number(n) if n.is_finite() => Some(number_text(*n)),
+                Value::Number(n) => Some(n.text().to_string()),
                 Value::Bool(b) => Some(b.to_string()),
                 _ => None,
             };

@@ -7,7 +7,7 @@
 //! `$schema` this engine does not implement is a [`SchemaError`], never a silently ignored rule.
 
 use super::uri::{percent_decode, resolve, split_fragment, DEFAULT_BASE};
-use super::value::{push_pointer, Kind, Value};
+use super::value::{push_pointer, Kind, Number, Value};
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
@@ -131,11 +131,11 @@ pub enum Keyword {
     Type(Vec<Kind>),
     Enum(Vec<Value>),
     Const(Value),
-    MultipleOf(f64),
-    Maximum(f64),
-    ExclusiveMaximum(f64),
-    Minimum(f64),
-    ExclusiveMinimum(f64),
+    MultipleOf(Number),
+    Maximum(Number),
+    ExclusiveMaximum(Number),
+    Minimum(Number),
+    ExclusiveMinimum(Number),
     MaxLength(u64),
     MinLength(u64),
     Pattern(String),
@@ -760,10 +760,10 @@ impl<'o> Compiler<'o> {
             };
             out.push((name, Keyword::DynamicRef(self.node_for(target), anchor)));
         }
-        let number = |k: &str| -> Result<Option<f64>, SchemaError> {
+        let number = |k: &str| -> Result<Option<Number>, SchemaError> {
             match v.get(k) {
                 None => Ok(None),
-                Some(Value::Number(n)) => Ok(Some(*n)),
+                Some(Value::Number(n)) => Ok(Some(n.clone())),
                 Some(_) => Err(invalid(
                     "invalid_schema",
                     format!("{k} must be a number"),
@@ -774,7 +774,7 @@ impl<'o> Compiler<'o> {
         let count = |k: &str| -> Result<Option<u64>, SchemaError> {
             match v.get(k) {
                 None => Ok(None),
-                Some(Value::Number(n)) if *n >= 0.0 && n.fract() == 0.0 => Ok(Some(*n as u64)),
+                Some(Value::Number(n)) if n.value() >= 0.0 && n.value().fract() == 0.0 => Ok(Some(n.value() as u64)),
                 Some(_) => Err(invalid(
                     "invalid_schema",
                     format!("{k} must be a non-negative integer"),
@@ -841,7 +841,7 @@ impl<'o> Compiler<'o> {
                 }
             }
             if let Some(m) = number("multipleOf")? {
-                if m <= 0.0 {
+                if m.value() <= 0.0 {
                     return Err(invalid(
                         "invalid_schema",
                         "multipleOf must be greater than 0".into(),
@@ -869,7 +869,7 @@ impl<'o> Compiler<'o> {
                 }
             } else {
                 for (k, make) in [
-                    ("maximum", Keyword::Maximum as fn(f64) -> Keyword),
+                    ("maximum", Keyword::Maximum as fn(Number) -> Keyword),
                     ("exclusiveMaximum", Keyword::ExclusiveMaximum),
                     ("minimum", Keyword::Minimum),
                     ("exclusiveMinimum", Keyword::ExclusiveMinimum),

@@ -19,7 +19,7 @@ pub use compile::{CompileOptions, Draft, RegexTest, SchemaError};
 pub use extract::{extract, ExtractOptions, Extracted, MAX_CANDIDATES};
 pub use report::{error_json, extracted_json, validation_json};
 pub use validate::{Issue, MAX_EVALUATION_DEPTH};
-pub use value::{equal, Kind, ParseError, Value};
+pub use value::{equal, Kind, Number, ParseError, Value};
 
 /// How deeply a schema document itself may nest.
 pub const MAX_SCHEMA_DEPTH: usize = 1_000;

@@ -7,7 +7,7 @@
 
 use super::compile::{Body, Compiled, Keyword, NodeId};
 use super::format::format_ok;
-use super::value::{equal, push_pointer, write_number, write_str, Value};
+use super::value::{equal, push_pointer, write_str, Number, Value};
 
 /// How deeply subschema evaluations may nest (instance depth plus reference chains).
 pub const MAX_EVALUATION_DEPTH: usize = 256;
@@ -106,8 +106,8 @@ fn obj(pairs: Vec<(&str, Value)>) -> Value {
     Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }
 
-fn num(n: f64) -> Value {
-    Value::Number(n)
+fn num(n: u64) -> Value {
+    Value::Number(Number::from_u64(n))
 }
 
 fn text(s: &str) -> Value {
@@ -125,12 +125,6 @@ fn show(v: &Value) -> String {
         s.truncate(cut);
         s.push_str("...");
     }
-    s
-}
-
-fn show_num(n: f64) -> String {
-    let mut s = String::new();
-    write_number(n, &mut s);
     s
 }
 
@@ -174,6 +168,11 @@ fn canonical(v: &Value, out: &mut String) {
                     stack.push(Piece::V(v));
                     stack.push(Piece::K(k));
                 }
+            }
+            // Numbers by value (`1` and `1.0` are equal; so are `0` and `-0`).
+            Piece::V(Value::Number(n)) => {
+                let bits = if n.value() == 0.0 { 0 } else { n.value().to_bits() };
+                out.push_str(&format!("#{bits:x}"));
             }
             Piece::V(v) => out.push_str(&v.to_json()),
         }
@@ -252,7 +251,7 @@ impl Validator<'_> {
                 "depth",
                 &n.location,
                 message,
-                obj(vec![("limit", num(MAX_EVALUATION_DEPTH as f64))]),
+                obj(vec![("limit", num(MAX_EVALUATION_DEPTH as u64))]),
             );
             return ev;
         }
@@ -392,10 +391,10 @@ impl Validator<'_> {
             }
             Keyword::MultipleOf(m) => {
                 if let Value::Number(x) = inst {
-                    let q = x / m;
+                    let q = x.value() / m.value();
                     let ok = q.is_finite() && (q - q.round()).abs() <= q.abs() * 4.0 * f64::EPSILON;
                     if !ok {
-                        let message = format!("must be a multiple of {}", show_num(*m));
+                        let message = format!("must be a multiple of {}", m.text());
                         self.fail(
                             sink,
                             ev,
@@ -403,7 +402,7 @@ impl Validator<'_> {
                             name,
                             at,
                             message,
-                            obj(vec![("multipleOf", num(*m))]),
+                            obj(vec![("multipleOf", Value::Number(m.clone()))]),
                         );
                     }
                 }
@@ -413,15 +412,16 @@ impl Validator<'_> {
             | Keyword::Minimum(m)
             | Keyword::ExclusiveMinimum(m) => {
                 if let Value::Number(x) = inst {
+                    let (a, b) = (x.value(), m.value());
                     let (ok, op) = match kw {
-                        Keyword::Maximum(_) => (x <= m, "<="),
-                        Keyword::ExclusiveMaximum(_) => (x < m, "<"),
-                        Keyword::Minimum(_) => (x >= m, ">="),
-                        _ => (x > m, ">"),
+                        Keyword::Maximum(_) => (a <= b, "<="),
+                        Keyword::ExclusiveMaximum(_) => (a < b, "<"),
+                        Keyword::Minimum(_) => (a >= b, ">="),
+                        _ => (a > b, ">"),
                     };
                     if !ok {
                         let message =
-                            format!("must be {op} {}, got {}", show_num(*m), show_num(*x));
+                            format!("must be {op} {}, got {}", m.text(), x.text());
                         self.fail(
                             sink,
                             ev,
@@ -429,7 +429,7 @@ impl Validator<'_> {
                             name,
                             at,
                             message,
-                            obj(vec![("comparison", text(op)), ("limit", num(*m))]),
+                            obj(vec![("comparison", text(op)), ("limit", Value::Number(m.clone()))]),
                         );
                     }
                 }
@@ -450,7 +450,7 @@ impl Validator<'_> {
                             name,
                             at,
                             message,
-                            obj(vec![("limit", num(*limit as f64))]),
+                            obj(vec![("limit", num(*limit))]),
                         );
                     }
                 }
@@ -503,7 +503,7 @@ impl Validator<'_> {
                             name,
                             at,
                             message,
-                            obj(vec![("limit", num(*limit as f64))]),
+                            obj(vec![("limit", num(*limit))]),
                         );
                     }
                 }
@@ -524,7 +524,7 @@ impl Validator<'_> {
                             name,
                             at,
                             message,
-                            obj(vec![("limit", num(*limit as f64))]),
+                            obj(vec![("limit", num(*limit))]),
                         );
                     }
                 }
@@ -546,7 +546,7 @@ impl Validator<'_> {
                                 name,
                                 at,
                                 message,
-                                obj(vec![("i", num(j as f64)), ("j", num(i as f64))]),
+                                obj(vec![("i", num(j as u64)), ("j", num(i as u64))]),
                             );
                             break;
                         }
@@ -577,7 +577,7 @@ impl Validator<'_> {
                             kw_name,
                             at,
                             message,
-                            obj(vec![("minContains", num(*min as f64))]),
+                            obj(vec![("minContains", num(*min))]),
                         );
                     } else if max.is_some_and(|m| matched > m) {
                         let m = max.unwrap_or_default();
@@ -590,7 +590,7 @@ impl Validator<'_> {
                             "maxContains",
                             at,
                             message,
-                            obj(vec![("maxContains", num(m as f64))]),
+                            obj(vec![("maxContains", num(m))]),
                         );
                     }
                 }
@@ -762,7 +762,7 @@ impl Validator<'_> {
                                 name,
                                 at,
                                 message,
-                                obj(vec![("limit", num(*start as f64))]),
+                                obj(vec![("limit", num(*start as u64))]),
                             );
                             return;
                         }
@@ -854,7 +854,7 @@ impl Validator<'_> {
                     );
                     let params = obj(vec![(
                         "passingSchemas",
-                        Value::Array(passed.iter().map(|&i| num(i as f64)).collect()),
+                        Value::Array(passed.iter().map(|&i| num(i as u64)).collect()),
                     )]);
                     self.fail(sink, ev, path, name, at, message, params);
                 }

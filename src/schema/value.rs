@@ -14,8 +14,8 @@ pub enum Value {
     Null,
     /// `true` or `false`.
     Bool(bool),
-    /// A number (JSON numbers are read as the nearest `f64`, as `JSON.parse` does).
-    Number(f64),
+    /// A number: its value (the nearest `f64`, as `JSON.parse` reads it) and its text.
+    Number(Number),
     /// A string.
     String(String),
     /// An array.
@@ -46,6 +46,36 @@ impl Drop for Value {
                 _ => {}
             }
         }
+    }
+}
+
+/// A JSON number: the nearest `f64`, and the text it was written as, which is what it is written back
+/// as (so no float formatting is needed, and what the model wrote is kept).
+#[derive(Clone, Debug)]
+pub struct Number {
+    value: f64,
+    text: Box<str>,
+}
+
+impl Number {
+    /// The value.
+    pub fn value(&self) -> f64 {
+        self.value
+    }
+
+    /// The JSON text of the number.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// A whole number.
+    pub fn from_u64(n: u64) -> Number {
+        Number { value: n as f64, text: n.to_string().into() }
+    }
+
+    /// The number written as `text`, which must follow the JSON number grammar.
+    fn from_json_text(text: &str) -> Option<Number> {
+        Some(Number { value: text.parse().ok()?, text: text.into() })
     }
 }
 
@@ -118,10 +148,10 @@ impl Value {
         }
     }
 
-    /// The number, if this is one.
+    /// The number's value, if this is one.
     pub fn as_f64(&self) -> Option<f64> {
         match self {
-            Value::Number(n) => Some(*n),
+            Value::Number(n) => Some(n.value),
             _ => None,
         }
     }
@@ -131,7 +161,7 @@ impl Value {
         match self {
             Value::Null => Kind::Null,
             Value::Bool(_) => Kind::Boolean,
-            Value::Number(n) if n.fract() == 0.0 && n.is_finite() => Kind::Integer,
+            Value::Number(n) if n.value.fract() == 0.0 && n.value.is_finite() => Kind::Integer,
             Value::Number(_) => Kind::Number,
             Value::String(_) => Kind::String,
             Value::Array(_) => Kind::Array,
@@ -174,7 +204,7 @@ pub fn equal(a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::Null, Value::Null) => {}
             (Value::Bool(x), Value::Bool(y)) if x == y => {}
-            (Value::Number(x), Value::Number(y)) if x == y => {}
+            (Value::Number(x), Value::Number(y)) if x.value == y.value => {}
             (Value::String(x), Value::String(y)) if x == y => {}
             (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
                 stack.extend(x.iter().zip(y))
@@ -344,7 +374,7 @@ impl Reader<'_> {
         }
     }
 
-    fn number(&mut self) -> Result<f64, ParseError> {
+    fn number(&mut self) -> Result<Number, ParseError> {
         let start = self.pos;
         let s = self.s;
         let digits = |mut i: usize| {
@@ -380,7 +410,7 @@ impl Reader<'_> {
             i = j;
         }
         self.pos = i;
-        self.text[start..i].parse::<f64>().or_else(|_| self.fail())
+        Number::from_json_text(&self.text[start..i]).map_or_else(|| self.fail(), Ok)
     }
 
     fn hex4(&mut self) -> Result<u32, ParseError> {
@@ -484,19 +514,6 @@ pub fn write_str(s: &str, out: &mut String) {
     out.push('"');
 }
 
-/// Appends a number as JSON (`null` for non-finite values, as `JSON.stringify` writes them).
-pub fn write_number(n: f64, out: &mut String) {
-    if !n.is_finite() {
-        out.push_str("null");
-    } else if n == 0.0 {
-        out.push('0');
-    } else if n.abs() >= 1e21 || n.abs() < 1e-6 {
-        let _ = write!(out, "{n:e}");
-    } else {
-        let _ = write!(out, "{n}");
-    }
-}
-
 fn write_json(v: &Value, out: &mut String) {
     // Each frame is a container and the index of its next child.
     let mut stack: Vec<(&Value, usize)> = vec![(v, 0)];
@@ -530,7 +547,7 @@ fn write_json(v: &Value, out: &mut String) {
             }
             Value::Null => out.push_str("null"),
             Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Value::Number(n) => write_number(*n, out),
+            Value::Number(n) => out.push_str(n.text()),
             Value::String(s) => write_str(s, out),
         }
     }
@@ -559,8 +576,11 @@ mod tests {
             "[]",
             r#""é😀""#,
             "1e+300",
+            "-0",
+            "2.50",
         ] {
             let v = Value::parse(text, 100).unwrap();
+            assert_eq!(v.to_json(), text, "numbers are written as they were read");
             let again = Value::parse(&v.to_json(), 100).unwrap();
             assert!(equal(&v, &again), "{text}");
         }
