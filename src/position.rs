@@ -34,7 +34,7 @@ fn utf16_units(lead: u8) -> usize {
 pub fn locate_all(text: &str, offsets: &[usize]) -> Vec<Location> {
     let bytes = text.as_bytes();
     let mut order: Vec<usize> = (0..offsets.len()).collect();
-    order.sort_by_key(|&i| offsets[i]);
+    order.sort_unstable_by_key(|&i| offsets[i]);
     let mut out = vec![Location::default(); offsets.len()];
     let (mut pos, mut index, mut line, mut line_start_index) = (0usize, 0usize, 1usize, 0usize);
     for i in order {

@@ -21,7 +21,8 @@ pub enum Rule {
     WrapInArray,
     /// `"{\"a\":1}"` → `{"a":1}` where an object or array is expected (double-encoded responses).
     DecodeJson,
-    /// `"attack"` → `"Attack"`: the unique case-insensitive match of an `enum`.
+    /// `"attack"` → `"Attack"`: the unique case-insensitive match of an `enum` (ASCII letters fold;
+    /// other characters must match exactly, which keeps Unicode case tables out of the wasm).
     EnumCase,
     /// `null` on an optional property whose type disallows null: the property is omitted.
     NullOmitted,
@@ -292,7 +293,7 @@ impl Coercer<'_> {
             let mut matches = values
                 .iter()
                 .filter_map(Value::as_str)
-                .filter(|e| e.to_lowercase() == s.to_lowercase());
+                .filter(|e| e.eq_ignore_ascii_case(s));
             if let (Some(m), None) = (matches.next(), matches.next()) {
                 replacement = Some(m.to_string());
             }

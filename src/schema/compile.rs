@@ -8,7 +8,7 @@
 
 use super::uri::{percent_decode, resolve, split_fragment, DEFAULT_BASE};
 use super::value::{push_pointer, Kind, Number, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::rc::Rc;
 
@@ -241,6 +241,8 @@ struct Compiler<'o> {
     indexed: Vec<usize>,
 }
 
+#[cold]
+#[inline(never)]
 fn invalid(code: &'static str, message: String, at: &str) -> SchemaError {
     SchemaError {
         code,
@@ -657,6 +659,7 @@ impl<'o> Compiler<'o> {
         id
     }
 
+    #[inline(never)]
     fn child(&mut self, loc: &Loc, tokens: &[&str]) -> NodeId {
         let mut pointer = loc.pointer.clone();
         for t in tokens {
@@ -774,7 +777,9 @@ impl<'o> Compiler<'o> {
         let count = |k: &str| -> Result<Option<u64>, SchemaError> {
             match v.get(k) {
                 None => Ok(None),
-                Some(Value::Number(n)) if n.value() >= 0.0 && n.value().fract() == 0.0 => Ok(Some(n.value() as u64)),
+                Some(Value::Number(n)) if n.value() >= 0.0 && n.value().fract() == 0.0 => {
+                    Ok(Some(n.value() as u64))
+                }
                 Some(_) => Err(invalid(
                     "invalid_schema",
                     format!("{k} must be a non-negative integer"),
@@ -1175,8 +1180,7 @@ pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Compiled, Sch
     let mut dynamic = vec![HashMap::new(); c.resource_list.len()];
     loop {
         let mut added = false;
-        let reached: std::collections::HashSet<usize> =
-            c.nodes.iter().map(|n| n.resource).collect();
+        let reached: HashSet<usize> = c.nodes.iter().map(|n| n.resource).collect();
         for r in reached {
             for (name, loc) in c.resource_list[r].1.clone() {
                 if let std::collections::hash_map::Entry::Vacant(slot) = dynamic[r].entry(name) {

@@ -102,19 +102,23 @@ pub(crate) fn is_valid_at(c: &Compiled, id: NodeId, value: &Value) -> bool {
         .valid
 }
 
+#[inline(never)]
 fn obj(pairs: Vec<(&str, Value)>) -> Value {
     Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }
 
+#[inline(never)]
 fn num(n: u64) -> Value {
     Value::Number(Number::from_u64(n))
 }
 
+#[inline(never)]
 fn text(s: &str) -> Value {
     Value::String(s.to_string())
 }
 
 /// A short JSON rendering of `v` for messages (long values are cut).
+#[inline(never)]
 fn show(v: &Value) -> String {
     let mut s = v.to_json();
     if s.len() > 60 {
@@ -128,6 +132,7 @@ fn show(v: &Value) -> String {
     s
 }
 
+#[inline(never)]
 fn quoted(s: &str) -> String {
     let mut out = String::new();
     write_str(s, &mut out);
@@ -162,7 +167,7 @@ fn canonical(v: &Value, out: &mut String) {
                 out.push('{');
                 stack.push(Piece::T("}"));
                 let mut sorted: Vec<&(String, Value)> = members.iter().collect();
-                sorted.sort_by(|a, b| b.0.cmp(&a.0));
+                sorted.sort_unstable_by(|a, b| b.0.cmp(&a.0));
                 for (k, v) in sorted {
                     stack.push(Piece::T(","));
                     stack.push(Piece::V(v));
@@ -171,7 +176,11 @@ fn canonical(v: &Value, out: &mut String) {
             }
             // Numbers by value (`1` and `1.0` are equal; so are `0` and `-0`).
             Piece::V(Value::Number(n)) => {
-                let bits = if n.value() == 0.0 { 0 } else { n.value().to_bits() };
+                let bits = if n.value() == 0.0 {
+                    0
+                } else {
+                    n.value().to_bits()
+                };
                 out.push_str(&format!("#{bits:x}"));
             }
             Piece::V(v) => out.push_str(&v.to_json()),
@@ -196,6 +205,7 @@ impl Validator<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     fn fail(
         &self,
         sink: &mut Sink,
@@ -420,8 +430,7 @@ impl Validator<'_> {
                         _ => (a > b, ">"),
                     };
                     if !ok {
-                        let message =
-                            format!("must be {op} {}, got {}", m.text(), x.text());
+                        let message = format!("must be {op} {}, got {}", m.text(), x.text());
                         self.fail(
                             sink,
                             ev,
@@ -429,7 +438,10 @@ impl Validator<'_> {
                             name,
                             at,
                             message,
-                            obj(vec![("comparison", text(op)), ("limit", Value::Number(m.clone()))]),
+                            obj(vec![
+                                ("comparison", text(op)),
+                                ("limit", Value::Number(m.clone())),
+                            ]),
                         );
                     }
                 }
@@ -533,24 +545,17 @@ impl Validator<'_> {
                 if let Value::Array(a) = inst {
                     let mut seen: std::collections::HashMap<String, usize> =
                         std::collections::HashMap::new();
-                    for (i, item) in a.iter().enumerate() {
+                    for (j, item) in a.iter().enumerate() {
                         let mut key = String::new();
                         canonical(item, &mut key);
-                        if let Some(&j) = seen.get(&key) {
+                        if let Some(&i) = seen.get(&key) {
                             let message =
-                                format!("items {j} and {i} are equal; items must be unique");
-                            self.fail(
-                                sink,
-                                ev,
-                                path,
-                                name,
-                                at,
-                                message,
-                                obj(vec![("i", num(j as u64)), ("j", num(i as u64))]),
-                            );
+                                format!("items {i} and {j} are equal; items must be unique");
+                            let params = obj(vec![("i", num(i as u64)), ("j", num(j as u64))]);
+                            self.fail(sink, ev, path, name, at, message, params);
                             break;
                         }
-                        seen.insert(key, i);
+                        seen.insert(key, j);
                     }
                 }
             }
@@ -848,9 +853,8 @@ impl Validator<'_> {
                     }
                 } else if one && passed.len() > 1 {
                     let message = format!(
-                        "must match exactly one schema in oneOf, matched {} (indexes {:?})",
-                        passed.len(),
-                        passed
+                        "must match exactly one schema in oneOf, matched {}",
+                        passed.len()
                     );
                     let params = obj(vec![(
                         "passingSchemas",

@@ -70,12 +70,18 @@ impl Number {
 
     /// A whole number.
     pub fn from_u64(n: u64) -> Number {
-        Number { value: n as f64, text: n.to_string().into() }
+        Number {
+            value: n as f64,
+            text: n.to_string().into(),
+        }
     }
 
     /// The number written as `text`, which must follow the JSON number grammar.
     fn from_json_text(text: &str) -> Option<Number> {
-        Some(Number { value: text.parse().ok()?, text: text.into() })
+        Some(Number {
+            value: text.parse().ok()?,
+            text: text.into(),
+        })
     }
 }
 
@@ -487,6 +493,7 @@ impl Reader<'_> {
 }
 
 /// Appends `s` as a JSON string literal, escaped as `JSON.stringify` escapes.
+#[inline(never)]
 pub fn write_str(s: &str, out: &mut String) {
     out.push('"');
     let mut run = 0;
@@ -554,6 +561,7 @@ fn write_json(v: &Value, out: &mut String) {
 }
 
 /// Appends `token` to a JSON Pointer, escaping `~` and `/`.
+#[inline(never)]
 pub fn push_pointer(pointer: &mut String, token: &str) {
     pointer.push('/');
     for c in token.chars() {
