@@ -5,7 +5,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { parseAndRepair, repairJson, clean, StreamCleaner, PartialJsonParser } from 'llm-response-sanitizer';
+import { parseAndRepair, repairJson, clean, StreamCleaner, PartialJsonParser, extract, compileSchema } from 'llm-response-sanitizer';
+import Ajv from 'ajv';
 import { parsePartialJson as aiParsePartialJson } from 'ai';
 import { JSONParser as StreamParser } from '@streamparser/json';
 import { jsonrepair } from 'jsonrepair';
@@ -340,7 +341,48 @@ if (quick) {
 out(`| 1 MB in 100-char chunks: llm-response-sanitizer | ${ours1m100.toFixed(1)} ms | |`);
 out(`| growth: 1 MB / 100 KB, both in 10-char chunks (linear ≈ 10) | ${fmt(ours1m10 / ours100)} | |`);
 
-// 9. Size.
+// 9. Schema-guided extraction: a 2 KB turn response (seed 004's schema).
+out();
+out('## Schema-guided extraction: a 2 KB turn response');
+out();
+const turnSchema = JSON.parse(readFileSync(new URL('../tests/fixtures/extract/turn-action.schema.json', import.meta.url), 'utf8'));
+const ajvSchema = { ...turnSchema };
+delete ajvSchema.$schema;
+const ajvValidate = new Ajv({ allErrors: true }).compile(ajvSchema);
+const turnValue = (i) => ({
+  chosenIndex: 1 + (i % 5),
+  speech: `Hold the line at the north gate, all of you! Turn ${i}.`,
+  thoughts: 'The goblins are massing near the bridge; if the gate falls the village is lost. Borin looks tired but steady.',
+  notes: Array.from({ length: 9 }, (_, k) => ({
+    text: `Observation ${k} about the siege: the torches moved east after the second bell, and the captain doubled the watch.`,
+    subject: ['Borin', 'north gate', 'goblin warband', 'Mira'][k % 4],
+    subjectType: ['character', 'location', 'creature', 'character'][k % 4],
+    context: 'night of the siege',
+  })),
+});
+const turnJson = Array.from({ length: 20 }, (_, i) => JSON.stringify(turnValue(i), null, 1));
+const turnResponses = turnJson.map((j, i) => `<think>The player wants to defend. Option {"chosenIndex": 9} is not offered.</think>\n\`\`\`json\n${j.replace(`"chosenIndex": ${1 + (i % 5)}`, `"chosenIndex": "${1 + (i % 5)}"`)}\n\`\`\``);
+const compiledTurn = compileSchema(turnSchema);
+for (const [i, t] of turnResponses.entries()) {
+  const r = extract(t, compiledTurn);
+  if (!r.ok || !isDeepStrictEqual(r.value, turnValue(i))) throw new Error('bench: extraction differs');
+}
+const avgTurn = turnJson.reduce((a, t) => a + t.length, 0) / turnJson.length;
+const [exOurs, exAjv] = rates([(t) => extract(t, compiledTurn), (t) => ajvValidate(JSON.parse(t))], turnJson);
+const [exMessy] = rates([(t) => extract(t, compiledTurn)], turnResponses);
+const ajvMessy = turnResponses.filter((t) => {
+  try {
+    return ajvValidate(JSON.parse(t));
+  } catch {
+    return false;
+  }
+}).length;
+out('| workload | extract (compiled schema) | JSON.parse + ajv validate | ratio |');
+out('| --- | ---: | ---: | ---: |');
+out(`| valid 2 KB turn JSON (${Math.round(avgTurn)} chars) | ${mbps(exOurs, avgTurn)} MB/s | ${mbps(exAjv, avgTurn)} MB/s | ${fmt(exOurs / exAjv)}× |`);
+out(`| the same after a think block, fenced, \`"chosenIndex": "2"\` | ${mbps(exMessy, avgTurn)} MB/s, 100% right | ${ajvMessy}% right (JSON.parse throws) | |`);
+
+// 10. Size.
 const wasm = readFileSync(new URL('../pkg/llm_response_sanitizer_bg.wasm', import.meta.url));
 out();
 out(`## Size (bar: ≤ 100 KB gzipped)`);

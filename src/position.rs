@@ -27,6 +27,12 @@ fn utf16_units(lead: u8) -> usize {
     }
 }
 
+/// Sorts indices with `cmp`. One instance of the sort serves every caller (smaller wasm).
+#[inline(never)]
+pub(crate) fn sort_indices(order: &mut [usize], cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) {
+    order.sort_unstable_by(|&a, &b| cmp(a, b));
+}
+
 /// Converts ascending byte offsets into [`Location`]s in one pass over `text`.
 ///
 /// `offsets` need not be sorted; the result is in the same order as `offsets`. Offsets past the end of
@@ -34,7 +40,7 @@ fn utf16_units(lead: u8) -> usize {
 pub fn locate_all(text: &str, offsets: &[usize]) -> Vec<Location> {
     let bytes = text.as_bytes();
     let mut order: Vec<usize> = (0..offsets.len()).collect();
-    order.sort_unstable_by_key(|&i| offsets[i]);
+    sort_indices(&mut order, &|a, b| offsets[a].cmp(&offsets[b]));
     let mut out = vec![Location::default(); offsets.len()];
     let (mut pos, mut index, mut line, mut line_start_index) = (0usize, 0usize, 1usize, 0usize);
     for i in order {

@@ -122,7 +122,7 @@ pub fn coerce(c: &Compiled, value: &mut Value, forbid: RuleSet) -> Vec<Coercion>
     k.out
 }
 
-impl Coercer<'_> {
+impl<'c> Coercer<'c> {
     /// The nodes that apply in place at `id`: itself, and what `$ref`, `$dynamicRef` (statically)
     /// and `allOf` lead to.
     fn group(&self, id: NodeId) -> Vec<NodeId> {
@@ -148,10 +148,17 @@ impl Coercer<'_> {
         out
     }
 
-    fn keywords<'k>(&'k self, group: &'k [NodeId]) -> impl Iterator<Item = &'k Keyword> + 'k {
-        group.iter().flat_map(|&id| match &self.c.nodes[id].body {
-            Body::Keywords(kws) => kws.iter().map(|(_, k)| k).collect::<Vec<_>>(),
-            _ => Vec::new(),
+    fn keywords<'k>(&self, group: &'k [NodeId]) -> impl Iterator<Item = &'c Keyword> + 'k
+    where
+        'c: 'k,
+    {
+        let c = self.c;
+        group.iter().flat_map(move |&id| {
+            let kws: &'c [(&'static str, Keyword)] = match &c.nodes[id].body {
+                Body::Keywords(kws) => kws,
+                _ => &[],
+            };
+            kws.iter().map(|(_, k)| k)
         })
     }
 

@@ -50,6 +50,31 @@ impl Extracted {
     }
 }
 
+/// Coerces and validates one candidate; says whether it is valid.
+fn judge(
+    schema: &Schema,
+    options: &ExtractOptions,
+    mut value: Value,
+    repairs: Vec<Repair>,
+    span: Range<usize>,
+    index: usize,
+    count: usize,
+) -> (Extracted, bool) {
+    let coercions = coerce(&schema.compiled, &mut value, options.forbid_coercions);
+    let issues = schema.validate(&value);
+    let valid = issues.is_empty();
+    let out = Extracted {
+        value: Some(value),
+        issues,
+        coercions,
+        repairs,
+        span: Some(span),
+        candidate: Some(index),
+        candidates: count,
+    };
+    (out, valid)
+}
+
 /// Extracts the value `schema` describes from an LLM response.
 ///
 /// # Example
@@ -67,7 +92,21 @@ impl Extracted {
 pub fn extract(text: &str, schema: &Schema, options: &ExtractOptions) -> Extracted {
     let mut first: Option<Extracted> = None;
     let mut first_error: Option<Error> = None;
-    let found = candidates(text, &options.repair, MAX_CANDIDATES);
+    // A wholly valid text is the only candidate: read it straight into a value (one pass, not two).
+    let within_limit = options
+        .repair
+        .max_input_length
+        .map_or(true, |limit| text.len() <= limit);
+    if within_limit {
+        if let Ok(value) = Value::parse(text, options.repair.max_depth) {
+            let start = text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len();
+            let end = text.trim_end_matches([' ', '\t', '\n', '\r']).len();
+            return judge(schema, options, value, Vec::new(), start..end, 0, 1).0;
+        }
+    }
+    let mut repair = options.repair.clone();
+    repair.assume_invalid = within_limit;
+    let found = candidates(text, &repair, MAX_CANDIDATES);
     let count = found.len();
     for (index, result) in found.into_iter().enumerate() {
         let r = match result {
@@ -77,22 +116,10 @@ pub fn extract(text: &str, schema: &Schema, options: &ExtractOptions) -> Extract
                 continue;
             }
         };
-        let Ok(mut value) = Value::parse(&r.json, options.repair.max_depth.saturating_add(1))
-        else {
+        let Ok(value) = Value::parse(&r.json, options.repair.max_depth.saturating_add(1)) else {
             continue;
         };
-        let coercions = coerce(&schema.compiled, &mut value, options.forbid_coercions);
-        let issues = schema.validate(&value);
-        let valid = issues.is_empty();
-        let candidate = Extracted {
-            value: Some(value),
-            issues,
-            coercions,
-            repairs: r.repairs,
-            span: Some(r.span),
-            candidate: Some(index),
-            candidates: count,
-        };
+        let (candidate, valid) = judge(schema, options, value, r.repairs, r.span, index, count);
         if valid {
             return candidate;
         }

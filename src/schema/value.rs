@@ -332,12 +332,7 @@ impl Reader<'_> {
                         }
                     }
                     Some(Open::Object(members, key)) => {
-                        let key = std::mem::take(key);
-                        // The last of duplicate keys wins, in the first one's place, as with JSON.parse.
-                        match members.iter_mut().find(|(k, _)| *k == key) {
-                            Some(slot) => slot.1 = v,
-                            None => members.push((key, v)),
-                        }
+                        members.push((std::mem::take(key), v));
                         if self.eat(b',') {
                             let next = self.key()?;
                             if let Some(Open::Object(_, k)) = stack.last_mut() {
@@ -352,7 +347,7 @@ impl Reader<'_> {
                 }
                 v = match stack.pop() {
                     Some(Open::Array(items)) => Value::Array(items),
-                    Some(Open::Object(members, _)) => Value::Object(members),
+                    Some(Open::Object(members, _)) => Value::Object(dedupe(members)),
                     None => unreachable!("checked above"),
                 };
             }
@@ -492,6 +487,44 @@ impl Reader<'_> {
     }
 }
 
+/// Resolves duplicate keys as `JSON.parse` does: the last value wins, in the first one's place.
+/// Sorting finds duplicates in n log n, so an object with many keys stays linear-ish.
+fn dedupe(mut members: Vec<(String, Value)>) -> Vec<(String, Value)> {
+    if members.len() < 2 {
+        return members;
+    }
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    crate::position::sort_indices(&mut order, &|a, b| {
+        members[a].0.cmp(&members[b].0).then(a.cmp(&b))
+    });
+    if !order.windows(2).any(|w| members[w[0]].0 == members[w[1]].0) {
+        return members;
+    }
+    // For each run of equal keys: the first index keeps its place and takes the last value.
+    let mut keep = vec![true; members.len()];
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i;
+        while j + 1 < order.len() && members[order[j + 1]].0 == members[order[i]].0 {
+            j += 1;
+        }
+        if j > i {
+            let last = std::mem::take(&mut members[order[j]].1);
+            members[order[i]].1 = last;
+            for &k in &order[i + 1..=j] {
+                keep[k] = false;
+            }
+        }
+        i = j + 1;
+    }
+    let mut n = 0;
+    members.retain(|_| {
+        n += 1;
+        keep[n - 1]
+    });
+    members
+}
+
 /// Appends `s` as a JSON string literal, escaped as `JSON.stringify` escapes.
 #[inline(never)]
 pub fn write_str(s: &str, out: &mut String) {
@@ -564,6 +597,10 @@ fn write_json(v: &Value, out: &mut String) {
 #[inline(never)]
 pub fn push_pointer(pointer: &mut String, token: &str) {
     pointer.push('/');
+    if !token.contains(['~', '/']) {
+        pointer.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => pointer.push_str("~0"),
