@@ -26,6 +26,21 @@ import {
   type PartialJsonOptions,
   type PartialJsonResult,
   type PartialJsonUpdate,
+  extract,
+  compileSchema,
+  validate,
+  buildCorrectionPrompt,
+  standardIssues,
+  CompiledSchema,
+  SchemaCompileError,
+  type ExtractOptions,
+  type ExtractResult,
+  type CoercionRecord,
+  type CoercionRule,
+  type SchemaIssue,
+  type SchemaOptions,
+  type StandardIssue,
+  type ValidationResult,
 } from 'llm-response-sanitizer';
 
 await init();
@@ -104,3 +119,26 @@ async function readUpdates(): Promise<void> {
 void [detailedFinish, jsonStream, readUpdates];
 // @ts-expect-error: chunks are strings
 new PartialJsonParser().push(1);
+
+// Schema-guided extraction.
+const schemaOptions: SchemaOptions = { defaultDraft: '7', remotes: { 'https://example.com/s.json': { type: 'string' } }, assertFormat: true };
+const compiledSchema: CompiledSchema = compileSchema({ type: 'object', properties: { n: { type: 'integer' } } }, schemaOptions);
+const rule: CoercionRule = 'string_to_integer';
+const extractOptions: ExtractOptions = { forbidCoercions: [rule], coerce: true, maxDepth: 100 };
+const extracted: ExtractResult = extract('{"n": "1"}', compiledSchema, extractOptions);
+const coercion: CoercionRecord | undefined = extracted.coercions[0];
+const issue: SchemaIssue | undefined = extracted.issues[0];
+const checked: ValidationResult = validate({ n: 1 }, compiledSchema);
+const standard: StandardIssue[] = standardIssues(checked.issues);
+const prompt: string = buildCorrectionPrompt({ issues: extracted.issues, invalidOutput: '{}', schema: compiledSchema });
+const standardResult = compiledSchema['~standard'].validate(1);
+const compileFailed: boolean = (() => {
+  try {
+    compileSchema({ $ref: '#/x' });
+    return false;
+  } catch (e) {
+    return e instanceof SchemaCompileError && e.code === 'unresolved_ref';
+  }
+})();
+void [coercion, issue, standard, prompt, standardResult, compileFailed, extracted.span?.start, extracted.candidate];
+compiledSchema.free();
