@@ -2,7 +2,9 @@
 //! runs the same file): candidate choice, each coercion, and issue paths, with the turn-action schema
 //! of seed 004 and the POI report of seed 003.
 
-use llm_response_sanitizer::schema::{equal, extract, CompileOptions, ExtractOptions, Schema, Value};
+use llm_response_sanitizer::schema::{
+    equal, extract, CompileOptions, ExtractOptions, Schema, Value,
+};
 use std::fs;
 use std::path::Path;
 
@@ -11,7 +13,9 @@ fn regex_test(pattern: &str, text: &str) -> Option<bool> {
 }
 
 fn read(name: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/extract").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/extract")
+        .join(name);
     Value::parse(&fs::read_to_string(&path).unwrap(), 1000).unwrap()
 }
 
@@ -20,7 +24,10 @@ fn pairs(v: Option<&Value>) -> Vec<(String, String)> {
         Some(Value::Array(items)) => items
             .iter()
             .map(|p| match p {
-                Value::Array(pair) => (pair[0].as_str().unwrap().to_string(), pair[1].as_str().unwrap().to_string()),
+                Value::Array(pair) => (
+                    pair[0].as_str().unwrap().to_string(),
+                    pair[1].as_str().unwrap().to_string(),
+                ),
                 _ => panic!("expected [path, code]"),
             })
             .collect(),
@@ -31,28 +38,56 @@ fn pairs(v: Option<&Value>) -> Vec<(String, String)> {
 #[test]
 fn extraction_corpus() {
     let cases = read("cases.json");
-    let Value::Array(ref cases) = cases else { panic!("cases.json is an array") };
+    let Value::Array(ref cases) = cases else {
+        panic!("cases.json is an array")
+    };
     assert!(cases.len() >= 20);
-    let options = CompileOptions { regex: Some(regex_test), ..CompileOptions::default() };
+    let options = CompileOptions {
+        regex: Some(regex_test),
+        ..CompileOptions::default()
+    };
     for case in cases {
         let name = case.get("name").and_then(Value::as_str).unwrap();
-        let schema = Schema::compile(&read(case.get("schema").and_then(Value::as_str).unwrap()), &options).unwrap();
-        let out = extract(case.get("text").and_then(Value::as_str).unwrap(), &schema, &ExtractOptions::default());
+        let schema = Schema::compile(
+            &read(case.get("schema").and_then(Value::as_str).unwrap()),
+            &options,
+        )
+        .unwrap();
+        let out = extract(
+            case.get("text").and_then(Value::as_str).unwrap(),
+            &schema,
+            &ExtractOptions::default(),
+        );
         let ok = matches!(case.get("ok"), Some(Value::Bool(true)));
-        let issues: Vec<(String, String)> = out.issues.iter().map(|i| (i.path.clone(), i.keyword.to_string())).collect();
+        let issues: Vec<(String, String)> = out
+            .issues
+            .iter()
+            .map(|i| (i.path.clone(), i.keyword.to_string()))
+            .collect();
         assert_eq!(out.ok(), ok, "{name}: ok (issues {issues:?})");
         assert_eq!(issues, pairs(case.get("issues")), "{name}: issues");
-        let coercions: Vec<(String, String)> = out.coercions.iter().map(|c| (c.path.clone(), c.rule.code().to_string())).collect();
+        let coercions: Vec<(String, String)> = out
+            .coercions
+            .iter()
+            .map(|c| (c.path.clone(), c.rule.code().to_string()))
+            .collect();
         assert_eq!(coercions, pairs(case.get("coercions")), "{name}: coercions");
         if let Some(want) = case.get("value") {
-            let got = out.value.as_ref().unwrap_or_else(|| panic!("{name}: no value"));
+            let got = out
+                .value
+                .as_ref()
+                .unwrap_or_else(|| panic!("{name}: no value"));
             assert!(equal(got, want), "{name}: value {}", got.to_json());
         }
         if let Some(Value::Number(n)) = case.get("candidate") {
             assert_eq!(out.candidate, Some(n.value() as usize), "{name}: candidate");
         }
         if let Some(Value::Number(n)) = case.get("candidates") {
-            assert_eq!(out.candidates, n.value() as usize, "{name}: candidates read");
+            assert_eq!(
+                out.candidates,
+                n.value() as usize,
+                "{name}: candidates read"
+            );
         }
     }
 }
