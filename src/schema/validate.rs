@@ -446,25 +446,42 @@ impl Validator<'_> {
                     }
                 }
             }
-            Keyword::MaxLength(limit) | Keyword::MinLength(limit) => {
-                if let Value::String(s) = inst {
-                    let len = s.chars().count() as u64;
-                    let max = matches!(kw, Keyword::MaxLength(_));
-                    if (max && len > *limit) || (!max && len < *limit) {
-                        let message = format!(
-                            "must have {} {limit} characters, got {len}",
-                            if max { "at most" } else { "at least" }
-                        );
-                        self.fail(
-                            sink,
-                            ev,
-                            path,
-                            name,
-                            at,
-                            message,
-                            obj(vec![("limit", num(*limit))]),
-                        );
+            Keyword::MaxLength(limit)
+            | Keyword::MinLength(limit)
+            | Keyword::MaxItems(limit)
+            | Keyword::MinItems(limit)
+            | Keyword::MaxProperties(limit)
+            | Keyword::MinProperties(limit) => {
+                // One rule for the six size limits: count, compare, name the unit.
+                let (len, unit) = match (kw, inst) {
+                    (Keyword::MaxLength(_) | Keyword::MinLength(_), Value::String(s)) => {
+                        (s.chars().count(), "characters")
                     }
+                    (Keyword::MaxItems(_) | Keyword::MinItems(_), Value::Array(a)) => {
+                        (a.len(), "items")
+                    }
+                    (Keyword::MaxProperties(_) | Keyword::MinProperties(_), Value::Object(m)) => {
+                        (m.len(), "properties")
+                    }
+                    _ => return,
+                };
+                let len = len as u64;
+                let max = matches!(
+                    kw,
+                    Keyword::MaxLength(_) | Keyword::MaxItems(_) | Keyword::MaxProperties(_)
+                );
+                if (max && len > *limit) || (!max && len < *limit) {
+                    let bound = if max { "at most" } else { "at least" };
+                    let message = format!("must have {bound} {limit} {unit}, got {len}");
+                    self.fail(
+                        sink,
+                        ev,
+                        path,
+                        name,
+                        at,
+                        message,
+                        obj(vec![("limit", num(*limit))]),
+                    );
                 }
             }
             Keyword::Pattern(p) => {
@@ -495,48 +512,6 @@ impl Validator<'_> {
                             at,
                             message,
                             obj(vec![("format", text(f))]),
-                        );
-                    }
-                }
-            }
-            Keyword::MaxItems(limit) | Keyword::MinItems(limit) => {
-                if let Value::Array(a) = inst {
-                    let len = a.len() as u64;
-                    let max = matches!(kw, Keyword::MaxItems(_));
-                    if (max && len > *limit) || (!max && len < *limit) {
-                        let message = format!(
-                            "must have {} {limit} items, got {len}",
-                            if max { "at most" } else { "at least" }
-                        );
-                        self.fail(
-                            sink,
-                            ev,
-                            path,
-                            name,
-                            at,
-                            message,
-                            obj(vec![("limit", num(*limit))]),
-                        );
-                    }
-                }
-            }
-            Keyword::MaxProperties(limit) | Keyword::MinProperties(limit) => {
-                if let Value::Object(m) = inst {
-                    let len = m.len() as u64;
-                    let max = matches!(kw, Keyword::MaxProperties(_));
-                    if (max && len > *limit) || (!max && len < *limit) {
-                        let message = format!(
-                            "must have {} {limit} properties, got {len}",
-                            if max { "at most" } else { "at least" }
-                        );
-                        self.fail(
-                            sink,
-                            ev,
-                            path,
-                            name,
-                            at,
-                            message,
-                            obj(vec![("limit", num(*limit))]),
                         );
                     }
                 }
