@@ -122,7 +122,7 @@ export function extract(text: string, schema: unknown, options?: ExtractOptions)
     coercions: raw.coercions,
     repairs: found ? raw.repairs : [],
     span: found ? raw.span : undefined,
-    candidate: found ? raw.candidate ?? undefined : undefined,
+    candidate: raw.candidate ?? undefined,
     candidates: raw.candidates,
   };
 }

@@ -514,7 +514,7 @@ impl<'o> Compiler<'o> {
                     ("exclusiveMinimum", Keyword::ExclusiveMinimum),
                 ] {
                     if let Some(m) = number(k)? {
-                        out.push((static_name(k), make(m)));
+                        out.push((k, make(m)));
                     }
                 }
             }
@@ -527,7 +527,7 @@ impl<'o> Compiler<'o> {
                 ("minProperties", Keyword::MinProperties),
             ] {
                 if let Some(n) = count(k)? {
-                    out.push((static_name(k), make(n)));
+                    out.push((k, make(n)));
                 }
             }
             if let Some(p) = v.get("pattern") {
@@ -592,7 +592,7 @@ impl<'o> Compiler<'o> {
                 .map(|i| self.child(loc, &[k, &i.to_string()]))
                 .collect();
             out.push((
-                static_name(k),
+                k,
                 match k {
                     "allOf" => Keyword::AllOf(ids),
                     "anyOf" => Keyword::AnyOf(ids),
@@ -669,7 +669,7 @@ impl<'o> Compiler<'o> {
             if !required.is_empty() {
                 out.push(("dependencies", Keyword::DependentRequired(required)));
             }
-            out.push((static_name(dependents), Keyword::DependentSchemas(schemas)));
+            out.push((dependents, Keyword::DependentSchemas(schemas)));
         }
         // Arrays.
         if d == Draft::Draft2020 {
@@ -749,32 +749,6 @@ impl<'o> Compiler<'o> {
             )),
         }
     }
-}
-
-/// The `'static` spelling of a keyword name.
-fn static_name(k: &str) -> &'static str {
-    const NAMES: &[&str] = &[
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "maximum",
-        "exclusiveMaximum",
-        "minimum",
-        "exclusiveMinimum",
-        "maxLength",
-        "minLength",
-        "maxItems",
-        "minItems",
-        "maxProperties",
-        "minProperties",
-        "dependentSchemas",
-        "dependencies",
-    ];
-    NAMES
-        .iter()
-        .find(|n| **n == k)
-        .copied()
-        .unwrap_or("unknown")
 }
 
 /// Compiles `schema` with `options`.

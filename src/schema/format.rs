@@ -101,11 +101,11 @@ fn ipv6(s: &str) -> bool {
         return false;
     }
     let groups_needed = if v4.is_some() { 6 } else { 8 };
-    let head = if v4.is_some() {
-        head.strip_suffix(':')
-            .map_or(head, |h| if h.ends_with(':') { head } else { h })
-    } else {
-        head
+    // Before an embedded IPv4 address the head ends with its separating `:`, which is dropped unless it
+    // is part of a `::`.
+    let head = match v4 {
+        Some(_) if !head.ends_with("::") => &head[..head.len() - 1],
+        _ => head,
     };
     let halves: Vec<&str> = head.split("::").collect();
     let count = |part: &str| -> Option<usize> {

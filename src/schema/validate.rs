@@ -46,6 +46,14 @@ impl Eval {
     }
 }
 
+/// Which annotation applying a subschema to a child records.
+#[derive(Clone, Copy)]
+enum Mark {
+    Nothing,
+    Property(usize),
+    Item(usize),
+}
+
 /// Where issues go: collected, or (`collect == false`) only counted so evaluation can stop early.
 struct Sink {
     collect: bool,
@@ -82,13 +90,7 @@ pub fn validate(c: &Compiled, value: &Value) -> Vec<Issue> {
 
 /// Whether `value` is valid (stops at the first violation).
 pub fn is_valid(c: &Compiled, value: &Value) -> bool {
-    let mut v = Validator {
-        c,
-        scope: Vec::new(),
-        depth: 0,
-    };
-    v.node(0, value, &mut String::new(), &mut Sink::new(false))
-        .valid
+    is_valid_at(c, 0, value)
 }
 
 /// Whether `value` is valid against node `id` (stops at the first violation).
@@ -631,16 +633,19 @@ impl Validator<'_> {
             Keyword::Properties(props) => {
                 if let Value::Object(members) = inst {
                     for (pname, node) in props {
-                        if let Some(i) = members.iter().position(|(k, _)| k == pname) {
-                            if !self.child(*node, &members[i].1, path, pname, sink) {
-                                ev.valid = false;
-                                if !sink.collect {
-                                    return;
-                                }
-                            }
-                            if let Some(slot) = ev.props.get_mut(i) {
-                                *slot = true;
-                            }
+                        let Some(i) = members.iter().position(|(k, _)| k == pname) else {
+                            continue;
+                        };
+                        if !self.apply(
+                            *node,
+                            &members[i].1,
+                            pname,
+                            Mark::Property(i),
+                            path,
+                            sink,
+                            ev,
+                        ) {
+                            return;
                         }
                     }
                 }
@@ -649,16 +654,10 @@ impl Validator<'_> {
                 if let (Value::Object(members), Some(test)) = (inst, self.c.regex) {
                     for (p, node) in patterns {
                         for (i, (k, v)) in members.iter().enumerate() {
-                            if test(p, k) == Some(true) {
-                                if !self.child(*node, v, path, k, sink) {
-                                    ev.valid = false;
-                                    if !sink.collect {
-                                        return;
-                                    }
-                                }
-                                if let Some(slot) = ev.props.get_mut(i) {
-                                    *slot = true;
-                                }
+                            if test(p, k) == Some(true)
+                                && !self.apply(*node, v, k, Mark::Property(i), path, sink, ev)
+                            {
+                                return;
                             }
                         }
                     }
@@ -666,19 +665,13 @@ impl Validator<'_> {
             }
             Keyword::AdditionalProperties(node, names, patterns) => {
                 if let Value::Object(members) = inst {
+                    let regex = self.c.regex;
                     for (i, (k, v)) in members.iter().enumerate() {
-                        if names.contains(k)
+                        let known = names.contains(k)
                             || patterns
                                 .iter()
-                                .any(|p| self.c.regex.and_then(|t| t(p, k)) == Some(true))
-                        {
-                            continue;
-                        }
-                        self.extra(*node, name, at, k, v, path, sink, ev);
-                        if let Some(slot) = ev.props.get_mut(i) {
-                            *slot = true;
-                        }
-                        if !ev.valid && !sink.collect {
+                                .any(|p| regex.and_then(|t| t(p, k)) == Some(true));
+                        if !known && !self.extra(*node, name, at, i, k, v, path, sink, ev) {
                             return;
                         }
                     }
@@ -687,14 +680,9 @@ impl Validator<'_> {
             Keyword::UnevaluatedProperties(node) => {
                 if let Value::Object(members) = inst {
                     for (i, (k, v)) in members.iter().enumerate() {
-                        if ev.props.get(i) == Some(&true) {
-                            continue;
-                        }
-                        self.extra(*node, name, at, k, v, path, sink, ev);
-                        if let Some(slot) = ev.props.get_mut(i) {
-                            *slot = true;
-                        }
-                        if !ev.valid && !sink.collect {
+                        if ev.props.get(i) != Some(&true)
+                            && !self.extra(*node, name, at, i, k, v, path, sink, ev)
+                        {
                             return;
                         }
                     }
@@ -703,11 +691,16 @@ impl Validator<'_> {
             Keyword::PropertyNames(node) => {
                 if let Value::Object(members) = inst {
                     for (k, _) in members {
-                        if !self.child(*node, &Value::String(k.clone()), path, k, sink) {
-                            ev.valid = false;
-                            if !sink.collect {
-                                return;
-                            }
+                        if !self.apply(
+                            *node,
+                            &Value::String(k.clone()),
+                            k,
+                            Mark::Nothing,
+                            path,
+                            sink,
+                            ev,
+                        ) {
+                            return;
                         }
                     }
                 }
@@ -715,63 +708,55 @@ impl Validator<'_> {
             Keyword::PrefixItems(nodes) => {
                 if let Value::Array(items) = inst {
                     for (i, (node, item)) in nodes.iter().zip(items).enumerate() {
-                        if !self.child(*node, item, path, &i.to_string(), sink) {
-                            ev.valid = false;
-                            if !sink.collect {
-                                return;
-                            }
+                        if !self.apply(*node, item, &i.to_string(), Mark::Item(i), path, sink, ev) {
+                            return;
                         }
-                        if let Some(slot) = ev.items.get_mut(i) {
-                            *slot = true;
-                        }
+                    }
+                }
+            }
+            Keyword::Items(node, start) if self.is_false(*node) => {
+                if let Value::Array(items) = inst {
+                    if items.len() > *start {
+                        let message =
+                            format!("must have at most {start} items, got {}", items.len());
+                        let mut p = path.clone();
+                        push_pointer(&mut p, &start.to_string());
+                        self.fail(
+                            sink,
+                            ev,
+                            &p,
+                            name,
+                            at,
+                            message,
+                            obj(vec![("limit", num(*start as u64))]),
+                        );
                     }
                 }
             }
             Keyword::Items(node, start) => {
                 if let Value::Array(items) = inst {
-                    for i in *start..items.len() {
-                        if self.is_false(*node) {
-                            let message =
-                                format!("must have at most {start} items, got {}", items.len());
-                            let mut p = path.clone();
-                            push_pointer(&mut p, &i.to_string());
-                            self.fail(
-                                sink,
-                                ev,
-                                &p,
-                                name,
-                                at,
-                                message,
-                                obj(vec![("limit", num(*start as u64))]),
-                            );
+                    for (i, item) in items.iter().enumerate().skip(*start) {
+                        if !self.apply(*node, item, &i.to_string(), Mark::Item(i), path, sink, ev) {
                             return;
-                        }
-                        if !self.child(*node, &items[i], path, &i.to_string(), sink) {
-                            ev.valid = false;
-                            if !sink.collect {
-                                return;
-                            }
-                        }
-                        if let Some(slot) = ev.items.get_mut(i) {
-                            *slot = true;
                         }
                     }
                 }
             }
             Keyword::UnevaluatedItems(node) => {
                 if let Value::Array(items) = inst {
-                    for i in 0..items.len() {
-                        if ev.items.get(i) == Some(&true) {
-                            continue;
-                        }
-                        if !self.child(*node, &items[i], path, &i.to_string(), sink) {
-                            ev.valid = false;
-                            if !sink.collect {
-                                return;
-                            }
-                        }
-                        if let Some(slot) = ev.items.get_mut(i) {
-                            *slot = true;
+                    for (i, item) in items.iter().enumerate() {
+                        if ev.items.get(i) != Some(&true)
+                            && !self.apply(
+                                *node,
+                                item,
+                                &i.to_string(),
+                                Mark::Item(i),
+                                path,
+                                sink,
+                                ev,
+                            )
+                        {
+                            return;
                         }
                     }
                 }
@@ -865,35 +850,64 @@ impl Validator<'_> {
         }
     }
 
-    /// Applies `additionalProperties`/`unevaluatedProperties` to member `k`: `false` names the
-    /// unexpected property; a schema validates its value.
+    /// Applies `node` to a child of the instance (`token` extends the path) and records the child as
+    /// evaluated. Returns whether evaluation goes on: false once a violation is found and issues are
+    /// not being collected.
+    #[allow(clippy::too_many_arguments)]
+    fn apply(
+        &mut self,
+        node: NodeId,
+        value: &Value,
+        token: &str,
+        mark: Mark,
+        path: &mut String,
+        sink: &mut Sink,
+        ev: &mut Eval,
+    ) -> bool {
+        if !self.child(node, value, path, token, sink) {
+            ev.valid = false;
+        }
+        let slot = match mark {
+            Mark::Property(i) => ev.props.get_mut(i),
+            Mark::Item(i) => ev.items.get_mut(i),
+            Mark::Nothing => None,
+        };
+        if let Some(slot) = slot {
+            *slot = true;
+        }
+        ev.valid || sink.collect
+    }
+
+    /// Applies `additionalProperties`/`unevaluatedProperties` to member `i`, `k`: `false` names the
+    /// unexpected property; a schema validates its value. Returns whether evaluation goes on.
     #[allow(clippy::too_many_arguments)]
     fn extra(
         &mut self,
         node: NodeId,
         name: &'static str,
         at: &str,
+        i: usize,
         k: &str,
         v: &Value,
         path: &mut String,
         sink: &mut Sink,
         ev: &mut Eval,
-    ) {
-        if self.is_false(node) {
-            let mut p = path.clone();
-            push_pointer(&mut p, k);
-            let message = format!("property {} is not allowed", quoted(k));
-            self.fail(
-                sink,
-                ev,
-                &p,
-                name,
-                at,
-                message,
-                obj(vec![("additionalProperty", text(k))]),
-            );
-        } else if !self.child(node, v, path, k, sink) {
-            ev.valid = false;
+    ) -> bool {
+        if !self.is_false(node) {
+            return self.apply(node, v, k, Mark::Property(i), path, sink, ev);
         }
+        let mut p = path.clone();
+        push_pointer(&mut p, k);
+        let message = format!("property {} is not allowed", quoted(k));
+        self.fail(
+            sink,
+            ev,
+            &p,
+            name,
+            at,
+            message,
+            obj(vec![("additionalProperty", text(k))]),
+        );
+        sink.collect
     }
 }

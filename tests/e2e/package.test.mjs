@@ -66,8 +66,10 @@ test('Node ESM import of the installed tarball', () => {
     const { PartialJsonParser } = await import('llm-response-sanitizer');
     const p = new PartialJsonParser();
     const partial = JSON.stringify(p.push("{'hp': 10, 'log': ['hi").value);
-    console.log(JSON.stringify({ v, kind, c, one: clean('<think>x</think> Hi 😀 '), partial, final: p.finish() }));`], { cwd: scratch, encoding: 'utf8' });
-  assert.deepEqual(JSON.parse(out), { v: { a: true }, kind: 'no_json', c: 'Hi 😀', one: 'Hi 😀', partial: '{"hp":10,"log":["hi"]}', final: { hp: 10, log: ['hi'] } });
+    const { extract } = await import('llm-response-sanitizer');
+    const x = extract('<think>{"n": 0}</think>{"n": "7", "id": "ab"}', { properties: { n: { type: 'integer', minimum: 1 }, id: { pattern: '^[a-z]+$' } } }).value;
+    console.log(JSON.stringify({ v, kind, c, one: clean('<think>x</think> Hi 😀 '), partial, final: p.finish(), x }));`], { cwd: scratch, encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(out), { v: { a: true }, kind: 'no_json', c: 'Hi 😀', one: 'Hi 😀', partial: '{"hp":10,"log":["hi"]}', final: { hp: 10, log: ['hi'] }, x: { n: 7, id: 'ab' } });
 });
 
 test('Node require() of the installed tarball', () => {

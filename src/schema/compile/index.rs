@@ -7,57 +7,30 @@ use crate::schema::uri::{percent_decode, resolve, split_fragment};
 use crate::schema::value::{push_pointer, Value};
 use std::rc::Rc;
 
-/// Keywords whose value is one subschema, by draft.
-fn single_keywords(d: Draft) -> &'static [&'static str] {
-    match d {
-        Draft::Draft2020 => &[
-            "additionalProperties",
-            "contains",
-            "not",
-            "if",
-            "then",
-            "else",
-            "items",
-            "propertyNames",
-            "unevaluatedItems",
-            "unevaluatedProperties",
-            "contentSchema",
-        ],
-        Draft::Draft2019 => &[
-            "additionalItems",
-            "additionalProperties",
-            "contains",
-            "not",
-            "if",
-            "then",
-            "else",
-            "items",
-            "propertyNames",
-            "unevaluatedItems",
-            "unevaluatedProperties",
-            "contentSchema",
-        ],
-        Draft::Draft7 => &[
-            "additionalItems",
-            "additionalProperties",
-            "contains",
-            "not",
-            "if",
-            "then",
-            "else",
-            "items",
-            "propertyNames",
-        ],
-        Draft::Draft6 => &[
-            "additionalItems",
-            "additionalProperties",
-            "contains",
-            "not",
-            "items",
-            "propertyNames",
-        ],
-        Draft::Draft4 => &["additionalItems", "additionalProperties", "not", "items"],
-    }
+use Draft::{Draft2019, Draft2020, Draft4, Draft6, Draft7};
+
+/// Keywords whose value is one subschema, with the first and last draft that has them.
+const SINGLE_KEYWORDS: [(&str, Draft, Draft); 12] = [
+    ("additionalItems", Draft4, Draft2019),
+    ("additionalProperties", Draft4, Draft2020),
+    ("not", Draft4, Draft2020),
+    ("items", Draft4, Draft2020),
+    ("contains", Draft6, Draft2020),
+    ("propertyNames", Draft6, Draft2020),
+    ("if", Draft7, Draft2020),
+    ("then", Draft7, Draft2020),
+    ("else", Draft7, Draft2020),
+    ("unevaluatedItems", Draft2019, Draft2020),
+    ("unevaluatedProperties", Draft2019, Draft2020),
+    ("contentSchema", Draft2019, Draft2020),
+];
+
+/// Keywords whose value is one subschema in draft `d`.
+fn single_keywords(d: Draft) -> impl Iterator<Item = &'static str> {
+    SINGLE_KEYWORDS
+        .into_iter()
+        .filter(move |&(_, first, last)| first <= d && d <= last)
+        .map(|(k, _, _)| k)
 }
 
 /// Keywords whose value is an array of subschemas.
@@ -279,7 +252,7 @@ impl Compiler<'_> {
         }
         self.scopes.insert(loc, scope.clone());
         let d = scope.draft;
-        for &k in single_keywords(d) {
+        for k in single_keywords(d) {
             if let Some(Value::Object(_) | Value::Bool(_)) = v.get(k) {
                 let mut p = pointer.clone();
                 push_pointer(&mut p, k);
