@@ -222,7 +222,7 @@ impl<'c> Coercer<'c> {
             let t = s.trim();
             if wants(Kind::Integer) || wants(Kind::Number) {
                 if let Ok(Value::Number(ref n)) = Value::parse(t, 1) {
-                    let whole = n.value().fract() == 0.0;
+                    let whole = n.is_integer();
                     let rule = if wants(Kind::Number) {
                         Rule::StringToNumber
                     } else {

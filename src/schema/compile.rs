@@ -6,6 +6,7 @@
 //! following `$ref`s. A reference that resolves nowhere, a keyword with a value of the wrong type, or a
 //! `$schema` this engine does not implement is a [`SchemaError`], never a silently ignored rule.
 
+use super::number::MAX_DIVISOR_DIGITS;
 use super::uri::{resolve, split_fragment, DEFAULT_BASE};
 use super::value::{push_pointer, Kind, Number, Value};
 use std::collections::{HashMap, HashSet};
@@ -411,9 +412,7 @@ impl<'o> Compiler<'o> {
         let count = |k: &str| -> Result<Option<u64>, SchemaError> {
             match v.get(k) {
                 None => Ok(None),
-                Some(Value::Number(n)) if n.value() >= 0.0 && n.value().fract() == 0.0 => {
-                    Ok(Some(n.value() as u64))
-                }
+                Some(Value::Number(n)) if n.to_count().is_some() => Ok(n.to_count()),
                 Some(_) => Err(invalid(
                     "invalid_schema",
                     format!("{k} must be a non-negative integer"),
@@ -480,10 +479,19 @@ impl<'o> Compiler<'o> {
                 }
             }
             if let Some(m) = number("multipleOf")? {
-                if m.value() <= 0.0 {
+                if !m.is_positive() {
                     return Err(invalid(
                         "invalid_schema",
                         "multipleOf must be greater than 0".into(),
+                        &kw_at("multipleOf"),
+                    ));
+                }
+                if m.significant_digits() > MAX_DIVISOR_DIGITS {
+                    return Err(invalid(
+                        "unsupported",
+                        format!(
+                            "multipleOf may have at most {MAX_DIVISOR_DIGITS} significant digits"
+                        ),
                         &kw_at("multipleOf"),
                     ));
                 }

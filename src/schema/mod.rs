@@ -9,6 +9,7 @@ mod coerce;
 mod compile;
 mod extract;
 mod format;
+mod number;
 mod report;
 mod uri;
 mod validate;

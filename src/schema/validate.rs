@@ -178,12 +178,8 @@ fn canonical(v: &Value, out: &mut String) {
             }
             // Numbers by value (`1` and `1.0` are equal; so are `0` and `-0`).
             Piece::V(Value::Number(n)) => {
-                let bits = if n.value() == 0.0 {
-                    0
-                } else {
-                    n.value().to_bits()
-                };
-                out.push_str(&format!("#{bits:x}"));
+                out.push('#');
+                n.write_key(out);
             }
             Piece::V(v) => out.push_str(&v.to_json()),
         }
@@ -403,9 +399,7 @@ impl Validator<'_> {
             }
             Keyword::MultipleOf(m) => {
                 if let Value::Number(x) = inst {
-                    let q = x.value() / m.value();
-                    let ok = q.is_finite() && (q - q.round()).abs() <= q.abs() * 4.0 * f64::EPSILON;
-                    if !ok {
+                    if !x.is_multiple_of(m) {
                         let message = format!("must be a multiple of {}", m.text());
                         self.fail(
                             sink,
@@ -424,12 +418,12 @@ impl Validator<'_> {
             | Keyword::Minimum(m)
             | Keyword::ExclusiveMinimum(m) => {
                 if let Value::Number(x) = inst {
-                    let (a, b) = (x.value(), m.value());
+                    let order = x.cmp_value(m);
                     let (ok, op) = match kw {
-                        Keyword::Maximum(_) => (a <= b, "<="),
-                        Keyword::ExclusiveMaximum(_) => (a < b, "<"),
-                        Keyword::Minimum(_) => (a >= b, ">="),
-                        _ => (a > b, ">"),
+                        Keyword::Maximum(_) => (order.is_le(), "<="),
+                        Keyword::ExclusiveMaximum(_) => (order.is_lt(), "<"),
+                        Keyword::Minimum(_) => (order.is_ge(), ">="),
+                        _ => (order.is_gt(), ">"),
                     };
                     if !ok {
                         let message = format!("must be {op} {}, got {}", m.text(), x.text());

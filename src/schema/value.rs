@@ -6,6 +6,8 @@
 
 use std::fmt::Write as _;
 
+pub use super::number::Number;
+
 /// A JSON value.
 #[derive(Clone, Debug, Default)]
 pub enum Value {
@@ -14,7 +16,7 @@ pub enum Value {
     Null,
     /// `true` or `false`.
     Bool(bool),
-    /// A number: its value (the nearest `f64`, as `JSON.parse` reads it) and its text.
+    /// A number, as the text it was written as (compared as an exact decimal).
     Number(Number),
     /// A string.
     String(String),
@@ -46,42 +48,6 @@ impl Drop for Value {
                 _ => {}
             }
         }
-    }
-}
-
-/// A JSON number: the nearest `f64`, and the text it was written as, which is what it is written back
-/// as (so no float formatting is needed, and what the model wrote is kept).
-#[derive(Clone, Debug)]
-pub struct Number {
-    value: f64,
-    text: Box<str>,
-}
-
-impl Number {
-    /// The value.
-    pub fn value(&self) -> f64 {
-        self.value
-    }
-
-    /// The JSON text of the number.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
-    /// A whole number.
-    pub fn from_u64(n: u64) -> Number {
-        Number {
-            value: n as f64,
-            text: n.to_string().into(),
-        }
-    }
-
-    /// The number written as `text`, which must follow the JSON number grammar.
-    fn from_json_text(text: &str) -> Option<Number> {
-        Some(Number {
-            value: text.parse().ok()?,
-            text: text.into(),
-        })
     }
 }
 
@@ -154,20 +120,12 @@ impl Value {
         }
     }
 
-    /// The number's value, if this is one.
-    pub fn as_f64(&self) -> Option<f64> {
-        match self {
-            Value::Number(n) => Some(n.value),
-            _ => None,
-        }
-    }
-
     /// The most specific type name of this value (`integer` for whole numbers).
     pub fn kind(&self) -> Kind {
         match self {
             Value::Null => Kind::Null,
             Value::Bool(_) => Kind::Boolean,
-            Value::Number(n) if n.value.fract() == 0.0 && n.value.is_finite() => Kind::Integer,
+            Value::Number(n) if n.is_integer() => Kind::Integer,
             Value::Number(_) => Kind::Number,
             Value::String(_) => Kind::String,
             Value::Array(_) => Kind::Array,
@@ -210,7 +168,7 @@ pub fn equal(a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::Null, Value::Null) => {}
             (Value::Bool(x), Value::Bool(y)) if x == y => {}
-            (Value::Number(x), Value::Number(y)) if x.value == y.value => {}
+            (Value::Number(x), Value::Number(y)) if x.cmp_value(y).is_eq() => {}
             (Value::String(x), Value::String(y)) if x == y => {}
             (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
                 stack.extend(x.iter().zip(y))
@@ -411,7 +369,7 @@ impl Reader<'_> {
             i = j;
         }
         self.pos = i;
-        Number::from_json_text(&self.text[start..i]).map_or_else(|| self.fail(), Ok)
+        Ok(Number::from_json_text(&self.text[start..i]))
     }
 
     fn hex4(&mut self) -> Result<u32, ParseError> {
