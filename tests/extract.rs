@@ -80,7 +80,11 @@ fn extraction_corpus() {
             assert!(equal(got, want), "{name}: value {}", got.to_json());
         }
         if let Some(Value::Number(n)) = case.get("candidate") {
-            assert_eq!(out.candidate, Some(n.to_count().unwrap() as usize), "{name}: candidate");
+            assert_eq!(
+                out.candidate,
+                Some(n.to_count().unwrap() as usize),
+                "{name}: candidate"
+            );
         }
         if let Some(Value::Number(n)) = case.get("candidates") {
             assert_eq!(

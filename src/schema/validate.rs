@@ -168,9 +168,9 @@ fn canonical(v: &Value, out: &mut String) {
             Piece::V(Value::Object(members)) => {
                 out.push('{');
                 stack.push(Piece::T("}"));
-                let mut sorted: Vec<&(String, Value)> = members.iter().collect();
-                sorted.sort_unstable_by(|a, b| b.0.cmp(&a.0));
-                for (k, v) in sorted {
+                let mut order: Vec<usize> = (0..members.len()).collect();
+                crate::position::sort_indices(&mut order, &|a, b| members[b].0.cmp(&members[a].0));
+                for (k, v) in order.into_iter().map(|i| &members[i]) {
                     stack.push(Piece::T(","));
                     stack.push(Piece::V(v));
                     stack.push(Piece::K(k));
