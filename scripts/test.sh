@@ -28,10 +28,10 @@ bash scripts/fetch-schema-suite.sh || { echo "fetching the JSON-Schema-Test-Suit
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export CHROMEDRIVER=/usr/bin/chromedriver
 
-stage "cargo fmt --check" cargo fmt --check
-stage "cargo clippy (native, all targets)" cargo clippy --quiet --all-targets -- -D warnings
-stage "cargo clippy (wasm32)" cargo clippy --quiet --target wasm32-unknown-unknown -- -D warnings
-stage "cargo test (native: unit, corpus, properties, doc)" cargo test --quiet
+stage "cargo fmt --check" cargo fmt --all --check
+stage "cargo clippy (native, all targets)" cargo clippy --quiet --workspace --all-targets -- -D warnings
+stage "cargo clippy (wasm32)" cargo clippy --quiet --workspace --target wasm32-unknown-unknown -- -D warnings
+stage "cargo test (native: unit, corpus, properties, doc)" cargo test --quiet --workspace
 stage "wasm tests in Node" cargo test --target wasm32-unknown-unknown --test wasm_node
 stage "wasm tests in headless Chromium" cargo test --target wasm32-unknown-unknown --test wasm_browser
 stage "tsc --noEmit (sources and a consumer of the public .d.ts)" bash -c 'node_modules/.bin/tsc -p tsconfig.json --noEmit && node_modules/.bin/tsc -p tests/types/tsconfig.json'

@@ -2,11 +2,8 @@
 //! textual order; each is repaired, coerced toward the schema and validated; the first valid one wins,
 //! and when none is valid the first candidate's issues are reported.
 
-use super::coerce::{coerce, Coercion, RuleSet};
-use super::validate::Issue;
-use super::value::Value;
-use super::Schema;
-use crate::repair::{candidates, Options as RepairOptions, Repair};
+use super::{push_coercions, push_issues, CoerceOptions, Coercion, Issue, RuleSet, Schema, Value};
+use crate::repair::{candidates, repair, Options as RepairOptions, Repair};
 use crate::Error;
 use std::ops::Range;
 
@@ -60,7 +57,11 @@ fn judge(
     index: usize,
     count: usize,
 ) -> (Extracted, bool) {
-    let coercions = coerce(&schema.compiled, &mut value, options.forbid_coercions);
+    let coerce = CoerceOptions {
+        forbid: options.forbid_coercions,
+        repair: Some(repair_json),
+    };
+    let coercions = schema.coerce(&mut value, &coerce);
     let issues = schema.validate(&value);
     let valid = issues.is_empty();
     let out = Extracted {
@@ -73,6 +74,12 @@ fn judge(
         candidates: count,
     };
     (out, valid)
+}
+
+/// Reads a JSON-looking string that needs repair, for the `decode_json` coercion.
+fn repair_json(text: &str) -> Option<Value> {
+    let r = repair(text, &RepairOptions::default()).ok()?;
+    Value::parse(&r.json, 10_000).ok()
 }
 
 /// Extracts the value `schema` describes from an LLM response.
@@ -146,4 +153,25 @@ pub fn extract(text: &str, schema: &Schema, options: &ExtractOptions) -> Extract
             candidates: count,
         }
     })
+}
+
+/// `{"ok","value","issues","coercions","candidate","candidates"}` (positions of repairs are the
+/// caller's to add: they need the text).
+pub fn extracted_json(out: &Extracted) -> String {
+    let mut s = format!("{{\"ok\":{},\"value\":", out.ok());
+    s.push_str(
+        &out.value
+            .as_ref()
+            .map_or_else(|| "null".to_string(), Value::to_json),
+    );
+    s.push_str(",\"issues\":");
+    push_issues(&mut s, &out.issues);
+    s.push_str(",\"coercions\":");
+    push_coercions(&mut s, &out.coercions);
+    match out.candidate {
+        Some(i) => s.push_str(&format!(",\"candidate\":{i}")),
+        None => s.push_str(",\"candidate\":null"),
+    }
+    s.push_str(&format!(",\"candidates\":{}}}", out.candidates));
+    s
 }

@@ -452,7 +452,7 @@ fn dedupe(mut members: Vec<(String, Value)>) -> Vec<(String, Value)> {
         return members;
     }
     let mut order: Vec<usize> = (0..members.len()).collect();
-    crate::position::sort_indices(&mut order, &|a, b| {
+    crate::order::sort_indices(&mut order, &|a, b| {
         members[a].0.cmp(&members[b].0).then(a.cmp(&b))
     });
     if !order.windows(2).any(|w| members[w[0]].0 == members[w[1]].0) {

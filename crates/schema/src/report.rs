@@ -1,9 +1,8 @@
 //! Issues, coercions and extraction results as JSON text, the form hosts parse with `JSON.parse`.
 
 use super::coerce::Coercion;
-use super::extract::Extracted;
 use super::validate::Issue;
-use super::value::{write_str, Value};
+use super::value::write_str;
 
 /// Appends one issue as `{"path","keyword","message","schemaPath","params"}`.
 fn push_issue(s: &mut String, i: &Issue) {
@@ -63,23 +62,12 @@ pub fn validation_json(issues: &[Issue]) -> String {
     s
 }
 
-/// `{"ok","value","issues","coercions","candidate","candidates"}` (positions of repairs are the
-/// caller's to add: they need the text).
-pub fn extracted_json(out: &Extracted) -> String {
-    let mut s = format!("{{\"ok\":{},\"value\":", out.ok());
-    s.push_str(
-        &out.value
-            .as_ref()
-            .map_or_else(|| "null".to_string(), Value::to_json),
-    );
-    s.push_str(",\"issues\":");
-    push_list(&mut s, &out.issues, push_issue);
-    s.push_str(",\"coercions\":");
-    push_list(&mut s, &out.coercions, push_coercion);
-    match out.candidate {
-        Some(i) => s.push_str(&format!(",\"candidate\":{i}")),
-        None => s.push_str(",\"candidate\":null"),
-    }
-    s.push_str(&format!(",\"candidates\":{}}}", out.candidates));
-    s
+/// Appends `[…]` of issues, each `{"path","keyword","message","schemaPath","params"}`.
+pub fn push_issues(s: &mut String, issues: &[Issue]) {
+    push_list(s, issues, push_issue);
+}
+
+/// Appends `[…]` of coercions, each `{"path","from","to","rule"}`.
+pub fn push_coercions(s: &mut String, coercions: &[Coercion]) {
+    push_list(s, coercions, push_coercion);
 }

@@ -103,18 +103,33 @@ pub struct Coercion {
     pub rule: Rule,
 }
 
+/// Reads JSON text that is not strict JSON (a repair engine), for [`Rule::DecodeJson`].
+pub type RepairJson = fn(&str) -> Option<Value>;
+
+/// How values are coerced.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CoerceOptions {
+    /// Rules that must not be applied.
+    pub forbid: RuleSet,
+    /// Reads a JSON-looking string that is not strict JSON; without it, `decode_json` takes strict
+    /// JSON only.
+    pub repair: Option<RepairJson>,
+}
+
 struct Coercer<'c> {
     c: &'c Compiled,
     forbid: RuleSet,
+    repair: Option<RepairJson>,
     out: Vec<Coercion>,
     depth: usize,
 }
 
 /// Coerces `value` toward the schema; returns what changed, in order.
-pub fn coerce(c: &Compiled, value: &mut Value, forbid: RuleSet) -> Vec<Coercion> {
+pub fn coerce(c: &Compiled, value: &mut Value, options: &CoerceOptions) -> Vec<Coercion> {
     let mut k = Coercer {
         c,
-        forbid,
+        forbid: options.forbid,
+        repair: options.repair,
         out: Vec::new(),
         depth: 0,
     };
@@ -251,10 +266,9 @@ impl<'c> Coercer<'c> {
                 && self.on(Rule::DecodeJson)
                 && (t.starts_with('{') || t.starts_with('['))
             {
-                let decoded = Value::parse(t, 10_000).ok().or_else(|| {
-                    let r = crate::repair::repair(t, &crate::RepairOptions::default()).ok()?;
-                    Value::parse(&r.json, 10_000).ok()
-                });
+                let decoded = Value::parse(t, 10_000)
+                    .ok()
+                    .or_else(|| self.repair.and_then(|repair| repair(t)));
                 if let Some(d) = decoded.filter(|d| allowed.iter().any(|k| d.is(*k))) {
                     let to = d.clone();
                     let from = std::mem::replace(v, d);

@@ -169,7 +169,7 @@ fn canonical(v: &Value, out: &mut String) {
                 out.push('{');
                 stack.push(Piece::T("}"));
                 let mut order: Vec<usize> = (0..members.len()).collect();
-                crate::position::sort_indices(&mut order, &|a, b| members[b].0.cmp(&members[a].0));
+                crate::order::sort_indices(&mut order, &|a, b| members[b].0.cmp(&members[a].0));
                 for (k, v) in order.into_iter().map(|i| &members[i]) {
                     stack.push(Piece::T(","));
                     stack.push(Piece::V(v));
