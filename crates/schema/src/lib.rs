@@ -74,3 +74,34 @@ impl Schema {
         coerce::coerce(&self.compiled, value, options)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compile_error(schema: &str) -> SchemaError {
+        let schema = Value::parse(schema, 64).unwrap();
+        Schema::compile(&schema, &CompileOptions::default()).unwrap_err()
+    }
+
+    #[test]
+    fn multiple_of_must_be_positive_with_at_most_18_digits() {
+        for (schema, code) in [
+            (r#"{"multipleOf":0}"#, "invalid_schema"),
+            (r#"{"multipleOf":-2}"#, "invalid_schema"),
+            (r#"{"multipleOf":1234567890123456789}"#, "unsupported"),
+            (r#"{"multipleOf":0.0000001234567890123456789}"#, "unsupported"),
+        ] {
+            let e = compile_error(schema);
+            assert_eq!((e.code, e.schema_path.as_str()), (code, "#/multipleOf"), "{schema}");
+        }
+        // JSON.stringify writes at most 17 significant digits, so no schema from JavaScript hits
+        // the limit; 18 digits and trailing zeros are fine.
+        let schema = Value::parse(r#"{"multipleOf":1.23456789012345678e-300}"#, 8).unwrap();
+        assert!(Schema::compile(&schema, &CompileOptions::default()).is_ok());
+        let schema = Value::parse(r#"{"multipleOf":1000000000000000000000000}"#, 8).unwrap();
+        let s = Schema::compile(&schema, &CompileOptions::default()).unwrap();
+        assert!(s.is_valid(&Value::parse("3e24", 1).unwrap()));
+        assert!(!s.is_valid(&Value::parse("3e23", 1).unwrap()));
+    }
+}
