@@ -9,7 +9,7 @@
 use super::number::MAX_DIVISOR_DIGITS;
 use super::uri::{resolve, split_fragment, DEFAULT_BASE};
 use super::value::{push_pointer, Kind, Number, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
@@ -200,18 +200,33 @@ pub struct Compiled {
     /// All nodes; the root is node 0.
     pub nodes: Vec<Node>,
     /// For each resource, its dynamic anchors by name.
-    pub dynamic: Vec<HashMap<String, NodeId>>,
+    pub dynamic: Vec<Map>,
     /// Whether any node uses `unevaluatedProperties`/`unevaluatedItems` (annotations are tracked only then).
     pub tracks_annotations: bool,
     /// The regular expression engine.
     pub regex: Option<RegexTest>,
 }
 
+/// Every map of the compiler has this one type (each other key or value type would add a copy of
+/// the hash table code to the wasm): names to indices.
+type Map = HashMap<String, usize>;
+
 /// Where a subschema lives: a document and a JSON Pointer into it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Loc {
     doc: usize,
     pointer: String,
+}
+
+impl Loc {
+    /// The key of `pointer` in document `doc`, for the maps.
+    fn key_of(doc: usize, pointer: &str) -> String {
+        format!("{doc}:{pointer}")
+    }
+
+    fn key(&self) -> String {
+        Loc::key_of(self.doc, &self.pointer)
+    }
 }
 
 /// What the index knows about a subschema position.
@@ -228,15 +243,20 @@ struct Compiler<'o> {
     options: &'o CompileOptions,
     /// Documents: the schema (0) and the remotes, by retrieval URI.
     docs: Vec<(String, Rc<Value>)>,
-    /// Resource URI (no fragment) → its root.
-    resources: HashMap<String, Loc>,
-    /// `uri#anchor` → the subschema.
-    anchors: HashMap<String, Loc>,
+    /// Locations that `resources` and `anchors` point at.
+    locs: Vec<Loc>,
+    /// Resource URI (no fragment) → its root (in `locs`).
+    resources: Map,
+    /// `uri#anchor` → the subschema (in `locs`).
+    anchors: Map,
     /// For each resource id: its URI and dynamic anchors (name → location).
     resource_list: Vec<(String, Vec<(String, Loc)>)>,
-    scopes: HashMap<Loc, Scope>,
+    /// Location key → its scope (in `scope_list`).
+    scopes: Map,
+    scope_list: Vec<Scope>,
     nodes: Vec<Node>,
-    compiled: HashMap<Loc, NodeId>,
+    /// Location key → its node.
+    compiled: Map,
     /// Nodes reserved but not compiled yet.
     queue: Vec<(NodeId, Loc)>,
     tracks: bool,
@@ -279,7 +299,8 @@ fn at_pointer<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
 impl<'o> Compiler<'o> {
     /// The node for `loc`, reserving it (to be compiled from the queue) when it is new.
     fn node_for(&mut self, loc: Loc) -> NodeId {
-        if let Some(&id) = self.compiled.get(&loc) {
+        let key = loc.key();
+        if let Some(&id) = self.compiled.get(&key) {
             return id;
         }
         let id = self.nodes.len();
@@ -289,7 +310,7 @@ impl<'o> Compiler<'o> {
             body: Body::True,
             default: None,
         });
-        self.compiled.insert(loc.clone(), id);
+        self.compiled.insert(key, id);
         self.queue.push((id, loc));
         id
     }
@@ -767,12 +788,14 @@ pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Compiled, Sch
     let mut c = Compiler {
         options,
         docs: vec![(String::new(), Rc::new(schema.clone()))],
-        resources: HashMap::new(),
-        anchors: HashMap::new(),
+        locs: Vec::new(),
+        resources: Map::new(),
+        anchors: Map::new(),
         resource_list: Vec::new(),
-        scopes: HashMap::new(),
+        scopes: Map::new(),
+        scope_list: Vec::new(),
         nodes: Vec::new(),
-        compiled: HashMap::new(),
+        compiled: Map::new(),
         queue: Vec::new(),
         tracks: false,
         indexed: Vec::new(),
@@ -793,11 +816,12 @@ pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Compiled, Sch
     c.compile_all()?;
     // Every dynamic anchor of every resource the schema reaches must have a node: the dynamic scope
     // may jump to it.
-    let mut dynamic = vec![HashMap::new(); c.resource_list.len()];
+    let mut dynamic = vec![Map::new(); c.resource_list.len()];
     loop {
         let mut added = false;
-        let reached: HashSet<usize> = c.nodes.iter().map(|n| n.resource).collect();
-        for r in reached {
+        let mut reached = vec![false; c.resource_list.len()];
+        c.nodes.iter().for_each(|n| reached[n.resource] = true);
+        for r in (0..reached.len()).filter(|&r| reached[r]) {
             for (name, loc) in c.resource_list[r].1.clone() {
                 if let std::collections::hash_map::Entry::Vacant(slot) = dynamic[r].entry(name) {
                     slot.insert(c.node_for(loc));

@@ -90,10 +90,17 @@ mod tests {
             (r#"{"multipleOf":0}"#, "invalid_schema"),
             (r#"{"multipleOf":-2}"#, "invalid_schema"),
             (r#"{"multipleOf":1234567890123456789}"#, "unsupported"),
-            (r#"{"multipleOf":0.0000001234567890123456789}"#, "unsupported"),
+            (
+                r#"{"multipleOf":0.0000001234567890123456789}"#,
+                "unsupported",
+            ),
         ] {
             let e = compile_error(schema);
-            assert_eq!((e.code, e.schema_path.as_str()), (code, "#/multipleOf"), "{schema}");
+            assert_eq!(
+                (e.code, e.schema_path.as_str()),
+                (code, "#/multipleOf"),
+                "{schema}"
+            );
         }
         // JSON.stringify writes at most 17 significant digits, so no schema from JavaScript hits
         // the limit; 18 digits and trailing zeros are fine.

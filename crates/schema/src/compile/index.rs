@@ -139,6 +139,17 @@ impl Compiler<'_> {
         Ok((draft, validation))
     }
 
+    /// Keeps `loc` for the maps that point at it; returns its index in `locs`.
+    fn intern(&mut self, loc: Loc) -> usize {
+        self.locs.push(loc);
+        self.locs.len() - 1
+    }
+
+    fn set_scope(&mut self, loc: &Loc, scope: &Scope) {
+        self.scope_list.push(scope.clone());
+        self.scopes.insert(loc.key(), self.scope_list.len() - 1);
+    }
+
     fn resource_id(&mut self, uri: &str) -> usize {
         if let Some(i) = self.resource_list.iter().position(|(u, _)| u == uri) {
             return i;
@@ -156,10 +167,13 @@ impl Compiler<'_> {
         validation: bool,
     ) -> Result<(), SchemaError> {
         let root_resource = self.resource_id(&base);
-        self.resources.entry(base.clone()).or_insert(Loc {
-            doc,
-            pointer: String::new(),
-        });
+        if !self.resources.contains_key(&base) {
+            let root = self.intern(Loc {
+                doc,
+                pointer: String::new(),
+            });
+            self.resources.insert(base.clone(), root);
+        }
         let root_scope = Scope {
             base,
             draft,
@@ -190,7 +204,7 @@ impl Compiler<'_> {
             pointer: pointer.clone(),
         };
         let Value::Object(_) = v else {
-            self.scopes.insert(loc, scope.clone());
+            self.set_scope(&loc, scope);
             return Ok(());
         };
         let at = format!("#{pointer}");
@@ -211,7 +225,8 @@ impl Compiler<'_> {
                     && id.starts_with('#')
                 {
                     // repair-free legacy form: `"$id": "#name"` is a plain-name anchor in drafts 4–7
-                    self.anchors.insert(resolved.clone(), loc.clone());
+                    let at = self.intern(loc.clone());
+                    self.anchors.insert(resolved.clone(), at);
                 } else {
                     if !fragment.is_empty() && scope.draft >= Draft::Draft2019 {
                         return Err(invalid(
@@ -221,12 +236,13 @@ impl Compiler<'_> {
                         ));
                     }
                     let uri = uri.to_string();
+                    let at = self.intern(loc.clone());
                     if scope.draft <= Draft::Draft7 && !fragment.is_empty() {
-                        self.anchors.insert(resolved.clone(), loc.clone());
+                        self.anchors.insert(resolved.clone(), at);
                     }
                     scope.base = uri.clone();
                     scope.resource = self.resource_id(&uri);
-                    self.resources.insert(uri, loc.clone());
+                    self.resources.insert(uri, at);
                 }
             }
         }
@@ -234,7 +250,8 @@ impl Compiler<'_> {
             for (key, dynamic) in [("$anchor", false), ("$dynamicAnchor", true)] {
                 if let Some(name) = v.get(key).and_then(Value::as_str) {
                     let full = format!("{}#{name}", scope.base);
-                    self.anchors.insert(full, loc.clone());
+                    let at = self.intern(loc.clone());
+                    self.anchors.insert(full, at);
                     if dynamic && scope.draft == Draft::Draft2020 {
                         self.resource_list[scope.resource]
                             .1
@@ -250,7 +267,7 @@ impl Compiler<'_> {
                     .push((String::new(), loc.clone()));
             }
         }
-        self.scopes.insert(loc, scope.clone());
+        self.set_scope(&loc, scope);
         let d = scope.draft;
         for k in single_keywords(d) {
             if let Some(Value::Object(_) | Value::Bool(_)) = v.get(k) {
@@ -305,11 +322,8 @@ impl Compiler<'_> {
     pub(super) fn scope_of(&self, loc: &Loc) -> Option<Scope> {
         let mut p = loc.pointer.as_str();
         loop {
-            if let Some(s) = self.scopes.get(&Loc {
-                doc: loc.doc,
-                pointer: p.to_string(),
-            }) {
-                return Some(s.clone());
+            if let Some(&s) = self.scopes.get(&Loc::key_of(loc.doc, p)) {
+                return Some(self.scope_list[s].clone());
             }
             p = &p[..p.rfind('/')?];
         }
@@ -341,7 +355,7 @@ impl Compiler<'_> {
             )
         };
         if fragment.is_empty() || fragment.starts_with('/') {
-            let root = self.resources.get(uri).ok_or_else(unresolved)?;
+            let root = &self.locs[*self.resources.get(uri).ok_or_else(unresolved)?];
             let pointer = format!("{}{}", root.pointer, percent_decode(fragment));
             let loc = Loc {
                 doc: root.doc,
@@ -351,6 +365,7 @@ impl Compiler<'_> {
             return Ok(loc);
         }
         let key = format!("{uri}#{}", percent_decode(fragment));
-        self.anchors.get(&key).cloned().ok_or_else(unresolved)
+        let at = *self.anchors.get(&key).ok_or_else(unresolved)?;
+        Ok(self.locs[at].clone())
     }
 }
