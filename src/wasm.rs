@@ -7,7 +7,7 @@
 
 use crate::position::{locate_all, Location};
 use crate::repair::json_string;
-use crate::schema::{self, CompileOptions, Draft, ExtractOptions, Rule, RuleSet, Schema, Value};
+use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema};
 use crate::{
     ascii_json, repair, CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairKind,
     RepairOptions, RepairSet, Repaired, ThinkTag,
@@ -369,28 +369,13 @@ impl JsSchema {
     /// [`JsSchema::error`].
     #[wasm_bindgen(constructor)]
     pub fn new(len: usize, draft: &str, remotes: &str, assert_format: bool) -> JsSchema {
-        let compiled = with_input(len, |text| -> Result<Schema, String> {
-            let fail = |code: &str, message: String| schema::error_json(code, &message, "#");
-            let value = Value::parse(text, schema::MAX_SCHEMA_DEPTH)
-                .map_err(|_| fail("invalid_schema", "the schema is not JSON".into()))?;
-            let remotes = match Value::parse(remotes, schema::MAX_SCHEMA_DEPTH) {
-                Ok(Value::Object(ref members)) => members.clone(),
-                _ => {
-                    return Err(fail(
-                        "invalid_schema",
-                        "remotes must be an object of schemas".into(),
-                    ))
-                }
-            };
-            let options = CompileOptions {
-                default_draft: Draft::from_name(draft).unwrap_or(Draft::Draft2020),
-                remotes,
-                assert_format,
-                regex: Some(host_regex),
-            };
-            Schema::compile(&value, &options)
-                .map_err(|e| schema::error_json(e.code, &e.message, &e.schema_path))
-        });
+        let options = CompileOptions {
+            default_draft: Draft::from_name(draft).unwrap_or(Draft::Draft2020),
+            assert_format,
+            regex: Some(host_regex),
+            ..CompileOptions::default()
+        };
+        let compiled = with_input(len, |text| Schema::compile_json(text, remotes, options));
         JsSchema(compiled)
     }
 
@@ -405,20 +390,7 @@ impl JsSchema {
             return String::new();
         };
         with_input(len, |text| {
-            match Value::parse(text, crate::DEFAULT_MAX_DEPTH) {
-                Ok(value) => schema::validation_json(&schema.validate(&value)),
-                // JSON.stringify wrote the text, so the only way it fails to parse is by nesting too deep.
-                Err(_) => schema::validation_json(&[schema::Issue {
-                    path: String::new(),
-                    keyword: "depth",
-                    message: format!(
-                        "the value nests deeper than {} levels",
-                        crate::DEFAULT_MAX_DEPTH
-                    ),
-                    schema_path: "#".into(),
-                    params: Value::Object(Vec::new()),
-                }]),
-            }
+            schema.validate_json(text, crate::DEFAULT_MAX_DEPTH)
         })
     }
 
@@ -435,14 +407,9 @@ impl JsSchema {
         let Ok(schema) = &self.0 else {
             return String::new();
         };
-        let mut rules = RuleSet::NONE;
-        forbid_coercions
-            .split(',')
-            .filter_map(Rule::from_code)
-            .for_each(|r| rules.insert(r));
         let options = ExtractOptions {
             repair: repair_options(max_depth, max_input_length, forbid, false),
-            forbid_coercions: rules,
+            forbid_coercions: RuleSet::from_codes(forbid_coercions),
         };
         with_input(len, |text| {
             let out = schema::extract(text, schema, &options);

@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
 import { mkdtempSync, writeFileSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -52,6 +53,15 @@ after(async () => {
   await browser?.close();
   server?.close();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+// SPEC §9: the whole shipped wasm is at most 100 KB gzipped; 100,000 bytes, so that no reading of "KB"
+// lets it pass over. This is a size, not a timing: it is the same on every machine.
+test('the installed wasm is at most 100,000 bytes gzipped', () => {
+  const wasm = readFileSync(join(scratch, 'node_modules/llm-response-sanitizer/pkg/llm_response_sanitizer_bg.wasm'));
+  const gzipped = gzipSync(wasm, { level: 9 }).length;
+  console.log(`shipped wasm: ${wasm.length} bytes, ${gzipped} gzipped`);
+  assert.ok(gzipped <= 100_000, `the wasm is ${gzipped} bytes gzipped`);
 });
 
 test('Node ESM import of the installed tarball', () => {

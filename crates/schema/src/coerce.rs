@@ -84,6 +84,15 @@ impl RuleSet {
         self.0 |= rule.bit();
     }
 
+    /// The rules named in a comma-separated list of codes; unknown codes are skipped.
+    pub fn from_codes(list: &str) -> RuleSet {
+        let mut set = RuleSet::NONE;
+        list.split(',')
+            .filter_map(Rule::from_code)
+            .for_each(|r| set.insert(r));
+        set
+    }
+
     /// Whether `rule` is in the set.
     pub fn contains(self, rule: Rule) -> bool {
         self.0 & rule.bit() != 0

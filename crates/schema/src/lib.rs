@@ -58,9 +58,50 @@ impl Schema {
         })
     }
 
+    /// Compiles a schema given as JSON text, with `remotes` the JSON text of an object
+    /// `{uri: schema}` that replaces `options.remotes`: the form hosts pass across a boundary.
+    ///
+    /// # Errors
+    /// The JSON text `{"code","message","schemaPath"}` of the reason, as [`error_json`] writes it:
+    /// `invalid_schema` when either text is not JSON (or `remotes` not an object), else the
+    /// [`SchemaError`].
+    #[inline(never)]
+    pub fn compile_json(
+        schema: &str,
+        remotes: &str,
+        mut options: CompileOptions,
+    ) -> Result<Schema, String> {
+        let fail = |message: &str| error_json("invalid_schema", message, "#");
+        let schema =
+            Value::parse(schema, MAX_SCHEMA_DEPTH).map_err(|_| fail("the schema is not JSON"))?;
+        options.remotes = match Value::parse(remotes, MAX_SCHEMA_DEPTH) {
+            Ok(Value::Object(ref mut members)) => std::mem::take(members),
+            _ => return Err(fail("remotes must be an object of schemas")),
+        };
+        Schema::compile(&schema, &options)
+            .map_err(|e| error_json(e.code, &e.message, &e.schema_path))
+    }
+
     /// Every violation of the schema by `value` (empty when it is valid).
     pub fn validate(&self, value: &Value) -> Vec<Issue> {
         validate::validate(&self.compiled, value)
+    }
+
+    /// Validates the value whose JSON text is `text` (written by `JSON.stringify`, so strict) and
+    /// returns `{"valid":…,"issues":[…]}` as [`validation_json`] writes it. A value nested deeper than
+    /// `max_depth` is one `depth` issue at the root.
+    #[inline(never)]
+    pub fn validate_json(&self, text: &str, max_depth: usize) -> String {
+        match Value::parse(text, max_depth) {
+            Ok(value) => validation_json(&self.validate(&value)),
+            Err(_) => validation_json(&[Issue {
+                path: String::new(),
+                keyword: "depth",
+                message: format!("the value nests deeper than {max_depth} levels"),
+                schema_path: "#".into(),
+                params: Value::Object(Vec::new()),
+            }]),
+        }
     }
 
     /// Whether `value` is valid; stops at the first violation.
@@ -110,5 +151,33 @@ mod tests {
         let s = Schema::compile(&schema, &CompileOptions::default()).unwrap();
         assert!(s.is_valid(&Value::parse("3e24", 1).unwrap()));
         assert!(!s.is_valid(&Value::parse("3e23", 1).unwrap()));
+    }
+
+    #[test]
+    fn compile_json_and_validate_json_speak_json_text() {
+        let options = || CompileOptions::default();
+        for (schema, remotes, message) in [
+            ("{", "{}", "the schema is not JSON"),
+            ("{}", "[]", "remotes must be an object of schemas"),
+        ] {
+            let e = Schema::compile_json(schema, remotes, options()).unwrap_err();
+            let expected =
+                format!(r##"{{"code":"invalid_schema","message":"{message}","schemaPath":"#"}}"##);
+            assert_eq!(e, expected);
+        }
+        let e =
+            Schema::compile_json(r#"{"$ref":"https://x.test/s"}"#, "{}", options()).unwrap_err();
+        assert!(e.starts_with(r#"{"code":"unresolved_ref""#), "{e}");
+        let remotes = r#"{"https://x.test/s":{"type":"integer"}}"#;
+        let s = Schema::compile_json(r#"{"$ref":"https://x.test/s"}"#, remotes, options()).unwrap();
+        assert_eq!(s.validate_json("3", 8), r#"{"valid":true,"issues":[]}"#);
+        assert!(s
+            .validate_json("\"3\"", 8)
+            .starts_with(r#"{"valid":false,"issues":[{"path":"","keyword":"type""#));
+        let deep = s.validate_json("[[[1]]]", 2);
+        assert!(
+            deep.contains(r#""keyword":"depth""#) && deep.contains("deeper than 2 levels"),
+            "{deep}"
+        );
     }
 }
