@@ -13,7 +13,11 @@ fn main() {
     let note = r#"{"text": "Observation about the siege: the torches moved east after the second bell, and the captain doubled the watch.", "subject": "Borin", "subjectType": "character", "context": "night"}"#;
     let notes = [note; 9].join(",\n ");
     let text = format!("{{\"chosenIndex\": \"2\", \"speech\": \"Hold the line at the north gate!\", \"thoughts\": \"The goblins are massing near the bridge.\", \"notes\": [\n {notes}]}}");
-    let n = 20_000;
+    // ITERATIONS=… for a shorter run (under callgrind, say).
+    let n: u32 = std::env::var("ITERATIONS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(20_000);
     let time = |name: &str, f: &dyn Fn()| {
         let t = Instant::now();
         for _ in 0..n {

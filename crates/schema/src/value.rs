@@ -386,14 +386,27 @@ impl Reader<'_> {
         }
     }
 
+    /// The end of the run of bytes from `from` that a string holds as they are.
+    fn plain_run(&self, from: usize) -> usize {
+        self.s[from..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .map_or(self.s.len(), |n| from + n)
+    }
+
     fn string(&mut self) -> Result<String, ParseError> {
         self.pos += 1;
+        // The common case, no escape: one allocation of the exact size.
+        let end = self.plain_run(self.pos);
+        if self.s.get(end) == Some(&b'"') {
+            let out = self.text[self.pos..end].to_string();
+            self.pos = end + 1;
+            return Ok(out);
+        }
         let mut out = String::new();
         loop {
             let run = self.pos;
-            while self.pos < self.s.len() && !matches!(self.s[self.pos], b'"' | b'\\' | 0..=0x1F) {
-                self.pos += 1;
-            }
+            self.pos = self.plain_run(run);
             out.push_str(&self.text[run..self.pos]);
             match self.s.get(self.pos) {
                 Some(b'"') => {
@@ -451,6 +464,11 @@ fn dedupe(mut members: Vec<(String, Value)>) -> Vec<(String, Value)> {
     if members.len() < 2 {
         return members;
     }
+    // Small objects (the common case) are checked pairwise, without allocating.
+    let n = members.len();
+    if n <= 16 && !(1..n).any(|j| (0..j).any(|i| members[i].0 == members[j].0)) {
+        return members;
+    }
     let mut order: Vec<usize> = (0..members.len()).collect();
     crate::order::sort_indices(&mut order, &|a, b| {
         members[a].0.cmp(&members[b].0).then(a.cmp(&b))
@@ -486,6 +504,7 @@ fn dedupe(mut members: Vec<(String, Value)>) -> Vec<(String, Value)> {
 /// Appends `s` as a JSON string literal, escaped as `JSON.stringify` escapes.
 #[inline(never)]
 pub fn write_str(s: &str, out: &mut String) {
+    out.reserve(s.len() + 2);
     out.push('"');
     let mut run = 0;
     for (i, b) in s.bytes().enumerate() {
@@ -555,7 +574,8 @@ fn write_json(v: &Value, out: &mut String) {
 #[inline(never)]
 pub fn push_pointer(pointer: &mut String, token: &str) {
     pointer.push('/');
-    if !token.contains(['~', '/']) {
+    // A byte test: a `[char]` pattern would decode every character.
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
         pointer.push_str(token);
         return;
     }
