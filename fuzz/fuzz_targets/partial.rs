@@ -1,0 +1,38 @@
+//! The streaming JSON parser on arbitrary text and chunking: never panics, every update's changes are
+//! a JSON array's elements, and `finish` gives exactly what the one-shot repairer gives for the whole
+//! text (the same JSON, or an error of the same kind).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use llm_response_sanitizer::{repair, PartialJson, RepairOptions};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&seed, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let options = RepairOptions::default();
+    let whole = repair(&text, &options);
+    let mut parser = PartialJson::new(&options);
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let (mut i, mut k) = (0usize, 0u32);
+    while i < chars.len() {
+        // Chunk lengths of 1 to 8 characters, cycling through the seed byte's bits.
+        let n = 1 + (seed.rotate_left(k) as usize % 8);
+        let end = chars.get(i + n).map_or(text.len(), |c| c.0);
+        if let Ok(update) = parser.push(&text[chars[i].0..end]) {
+            let ops = format!("[{}]", update.ops);
+            assert!(
+                serde_json::from_str::<serde_json::Value>(&ops).is_ok(),
+                "ops are not JSON: {ops}"
+            );
+        }
+        i += n;
+        k += 1;
+    }
+    match (parser.finish(), whole) {
+        (Ok(streamed), Ok(one_shot)) => assert_eq!(streamed.json, one_shot.json, "for {text:?}"),
+        (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind(), "for {text:?}"),
+        (a, b) => panic!("streamed {a:?}, one shot {b:?}, for {text:?}"),
+    }
+});
