@@ -36,7 +36,7 @@ stage "wasm tests in Node" cargo test --target wasm32-unknown-unknown --test was
 stage "wasm tests in headless Chromium" cargo test --target wasm32-unknown-unknown --test wasm_browser
 stage "tsc --noEmit (sources and a consumer of the public .d.ts)" bash -c 'node_modules/.bin/tsc -p tsconfig.json --noEmit && node_modules/.bin/tsc -p tests/types/tsconfig.json'
 stage "npm API tests (node --test)" node --test tests/ts/
-stage "packed tarball: Node ESM, require, browser page" node tests/e2e/package.test.mjs
+stage "packed tarball: Node ESM, require, browser page, Web Worker, Vite, size" node tests/e2e/package.test.mjs
 stage "demo page in headless Chromium" node tests/e2e/demo.test.mjs
 
 printf '\n=== summary\n'

@@ -1,5 +1,6 @@
 // The packed tarball, installed into a scratch project, used the ways users use it: Node ESM, Node
-// require(), a browser page with no bundler, and a Vite production build loaded in the browser.
+// require(), a browser page with no bundler, a module Web Worker, and a Vite production build loaded in the
+// browser.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -87,50 +88,55 @@ test('Node require() of the installed tarball', () => {
   assert.equal(out.trim(), '[1,2] b 1');
 });
 
-/** Runs every fixture through the page's `window.api` and returns the names that disagree. */
-async function corpusInPage(page) {
-  const fixtures = repairFixtures();
-  return page.evaluate((fixtures) => {
-    const bad = [];
-    // The schema engine's pattern goes through the host's RegExp (a wasm-bindgen snippet in the package).
-    const r = window.api.extract('Sure: {"code": "ab-1", "n": "2"}', { properties: { code: { pattern: '^[a-z]+-\\d$' }, n: { type: 'integer' } } });
-    if (!r.ok || r.value.n !== 2 || window.api.validate({ code: 'X' }, { properties: { code: { pattern: '^[a-z]' } } }).valid) bad.push('schema: ' + JSON.stringify(r));
-    for (const f of fixtures) {
-      try {
-        const got = window.api.parseAndRepair(f.input);
-        if (f.error || JSON.stringify(got) !== JSON.stringify(JSON.parse(f.expected))) bad.push(f.name);
-      } catch (e) {
-        if (!f.error || e.kind !== f.error || e.name !== 'JsonRepairError') bad.push(f.name + ': ' + e.message);
-      }
-      // Streamed one UTF-16 unit per chunk, the parser must finish with the same outcome.
-      const p = new window.api.PartialJsonParser();
-      let streamed;
-      try {
-        for (const u of f.input.split('')) p.push(u);
-        streamed = JSON.stringify(p.finish());
-      } catch (e) {
-        streamed = 'error ' + e.kind;
-      }
-      if (streamed !== (f.error ? 'error ' + f.error : JSON.stringify(JSON.parse(f.expected)))) bad.push(f.name + ' (streamed)');
+/**
+ * Runs every repair fixture through `window.api` (in a page, or in a worker where `window` is the worker's
+ * global) and returns the names that disagree. Runs in the browser: it is passed by value, not closed over.
+ */
+function runRepairCorpus(fixtures) {
+  const bad = [];
+  // The schema engine's pattern goes through the host's RegExp (a wasm-bindgen snippet in the package).
+  const r = window.api.extract('Sure: {"code": "ab-1", "n": "2"}', { properties: { code: { pattern: '^[a-z]+-\\d$' }, n: { type: 'integer' } } });
+  if (!r.ok || r.value.n !== 2 || window.api.validate({ code: 'X' }, { properties: { code: { pattern: '^[a-z]' } } }).valid) bad.push('schema: ' + JSON.stringify(r));
+  for (const f of fixtures) {
+    try {
+      const got = window.api.parseAndRepair(f.input);
+      if (f.error || JSON.stringify(got) !== JSON.stringify(JSON.parse(f.expected))) bad.push(f.name);
+    } catch (e) {
+      if (!f.error || e.kind !== f.error || e.name !== 'JsonRepairError') bad.push(f.name + ': ' + e.message);
     }
-    return { bad, count: fixtures.length };
-  }, fixtures);
+    // Streamed one UTF-16 unit per chunk, the parser must finish with the same outcome.
+    const p = new window.api.PartialJsonParser();
+    let streamed;
+    try {
+      for (const u of f.input.split('')) p.push(u);
+      streamed = JSON.stringify(p.finish());
+    } catch (e) {
+      streamed = 'error ' + e.kind;
+    }
+    if (streamed !== (f.error ? 'error ' + f.error : JSON.stringify(JSON.parse(f.expected)))) bad.push(f.name + ' (streamed)');
+  }
+  return { bad, count: fixtures.length };
 }
 
-/** Runs every cleaning case through the page's `window.api`, one-shot and one UTF-16 unit per chunk. */
-async function cleanCasesInPage(page) {
-  const { cases } = JSON.parse(readFileSync(new URL('../fixtures/clean/cases.json', import.meta.url), 'utf8'));
-  return page.evaluate((cases) => {
-    const bad = [];
-    for (const c of cases) {
-      const s = new window.api.StreamCleaner(c.options);
-      const streamed = c.input.split('').map((u) => s.push(u)).join('') + s.finish();
-      s.free();
-      if (window.api.clean(c.input, c.options) !== c.expected || streamed !== c.expected) bad.push(c.name);
-    }
-    return { bad, count: cases.length };
-  }, cases);
+/** Runs every cleaning case through `window.api`, one-shot and one UTF-16 unit per chunk. Runs in the browser. */
+function runCleanCases(cases) {
+  const bad = [];
+  for (const c of cases) {
+    const s = new window.api.StreamCleaner(c.options);
+    const streamed = c.input.split('').map((u) => s.push(u)).join('') + s.finish();
+    s.free();
+    if (window.api.clean(c.input, c.options) !== c.expected || streamed !== c.expected) bad.push(c.name);
+  }
+  return { bad, count: cases.length };
 }
+
+const cleanCases = () => JSON.parse(readFileSync(new URL('../fixtures/clean/cases.json', import.meta.url), 'utf8')).cases;
+
+/** Runs every fixture through the page's `window.api` and returns the names that disagree. */
+const corpusInPage = (page) => page.evaluate(runRepairCorpus, repairFixtures());
+
+/** Runs every cleaning case through the page's `window.api`. */
+const cleanCasesInPage = (page) => page.evaluate(runCleanCases, cleanCases());
 
 test('a browser page without a bundler imports the package and runs the corpus', async () => {
   writeFileSync(join(scratch, 'plain.html'), `<!doctype html><link rel="icon" href="data:,"><script type="module">
@@ -151,6 +157,49 @@ test('a browser page without a bundler imports the package and runs the corpus',
   const cleaning = await cleanCasesInPage(page);
   assert.ok(cleaning.count >= 70);
   assert.deepEqual(cleaning.bad, []);
+  assert.deepEqual(errors, []);
+});
+
+test('a module Web Worker imports the package and runs the corpus off the main thread', async () => {
+  // The worker answers {fn, arg} with fn(arg), fn being one of the corpus runners above, so the page and
+  // the worker run the same checks.
+  writeFileSync(join(scratch, 'worker.js'), `import * as api from './node_modules/llm-response-sanitizer/dist/browser.js';
+    await api.init();
+    self.window = self;
+    self.api = api;
+    self.onmessage = (e) => {
+      try {
+        const fn = (0, eval)('(' + e.data.fn + ')');
+        self.postMessage({ ok: true, result: fn(e.data.arg) });
+      } catch (err) {
+        self.postMessage({ ok: false, error: String(err && err.stack || err) });
+      }
+    };
+    self.postMessage({ ready: typeof document === 'undefined' });`);
+  writeFileSync(join(scratch, 'worker.html'), `<!doctype html><link rel="icon" href="data:,"><script type="module">
+    const worker = new Worker('./worker.js', { type: 'module' });
+    worker.onerror = (e) => { document.title = 'worker error: ' + e.message; };
+    worker.onmessage = (e) => { document.title = e.data.ready ? 'ready' : 'worker has a document'; };
+    window.inWorker = (fn, arg) => new Promise((done, fail) => {
+      worker.onmessage = (e) => (e.data.ok ? done(e.data.result) : fail(new Error(e.data.error)));
+      worker.postMessage({ fn, arg });
+    });
+  </script>`);
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(base + 'worker.html');
+  await page.waitForFunction(() => document.title !== '');
+  assert.equal(await page.title(), 'ready');
+  const inWorker = (fn, arg) => page.evaluate(([fn, arg]) => window.inWorker(fn, arg), [fn.toString(), arg]);
+  const { bad, count } = await inWorker(runRepairCorpus, repairFixtures());
+  assert.ok(count >= 80);
+  assert.deepEqual(bad, []);
+  const cleaning = await inWorker(runCleanCases, cleanCases());
+  assert.ok(cleaning.count >= 70);
+  assert.deepEqual(cleaning.bad, []);
+  // The page itself never loaded the package.
+  assert.equal(await page.evaluate(() => typeof window.api), 'undefined');
   assert.deepEqual(errors, []);
 });
 
