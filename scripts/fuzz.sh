@@ -42,6 +42,11 @@ case "$target" in
         write(`extract-${i}`, JSON.parse(fs.readFileSync(`tests/fixtures/extract/${c.schema}`, "utf8")), c.text));
     ' "$corpus" ;;
 esac
-cargo fuzz run -s none -O "$target" "$corpus" -- -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 2>&1 |
-  grep -E "^#[0-9]+ +(DONE|pulse)|Done [0-9]+ runs|SUMMARY|panicked|ERROR|Test unit written" || true
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+cargo fuzz run -s none -O "$target" "$corpus" -- -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 >"$log" 2>&1 || status=$?
+grep -E "^#[0-9]+ +(DONE|pulse)|Done [0-9]+ runs|SUMMARY|panicked|ERROR|Test unit written" "$log" || true
+# A build failure writes no "Done": show the log rather than pass quietly.
+grep -q "Done [0-9]* runs" "$log" || { tail -30 "$log"; echo "fuzz: $target did not run to the end (exit $status)"; exit 1; }
 test ! -d "fuzz/artifacts/$target" || ! ls "fuzz/artifacts/$target" | grep -q . || { echo "fuzz: crash saved in fuzz/artifacts/$target"; exit 1; }
