@@ -36,7 +36,8 @@ fn date(s: &str) -> bool {
 /// `HH:MM:SS[.frac](Z|±HH:MM)` (RFC 3339 full-time; a leap second only at 23:59:60 UTC).
 fn time(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.len() < 9 || b[2] != b':' || b[5] != b':' {
+    // RFC 3339 times are ASCII; checking first keeps every slice below on a character boundary.
+    if !s.is_ascii() || b.len() < 9 || b[2] != b':' || b[5] != b':' {
         return false;
     }
     let (h, m, sec) = (&s[0..2], &s[3..5], &s[6..8]);
@@ -253,6 +254,16 @@ pub fn format_ok(format: &str, s: &str, regex: Option<RegexTest>) -> Option<bool
 #[cfg(test)]
 mod tests {
     use super::format_ok;
+
+    /// Found by the `schema` fuzz target: a multi-byte character where the seconds end sliced a `str`
+    /// off a character boundary, a panic.
+    #[test]
+    fn time_with_a_multibyte_character_in_the_seconds_is_not_a_time() {
+        for s in ["08:30:0\u{FFFD} PST", "08:30:00\u{e9}", "\u{e9}8:30:00Z", "08:30:00+01:\u{e9}"] {
+            assert_eq!(format_ok("time", s, None), Some(false), "{s}");
+            assert_eq!(format_ok("date-time", &format!("2024-01-01T{s}"), None), Some(false));
+        }
+    }
 
     #[test]
     fn checks_common_formats() {
