@@ -259,9 +259,17 @@ mod tests {
     /// off a character boundary, a panic.
     #[test]
     fn time_with_a_multibyte_character_in_the_seconds_is_not_a_time() {
-        for s in ["08:30:0\u{FFFD} PST", "08:30:00\u{e9}", "\u{e9}8:30:00Z", "08:30:00+01:\u{e9}"] {
+        for s in [
+            "08:30:0\u{FFFD} PST",
+            "08:30:00\u{e9}",
+            "\u{e9}8:30:00Z",
+            "08:30:00+01:\u{e9}",
+        ] {
             assert_eq!(format_ok("time", s, None), Some(false), "{s}");
-            assert_eq!(format_ok("date-time", &format!("2024-01-01T{s}"), None), Some(false));
+            assert_eq!(
+                format_ok("date-time", &format!("2024-01-01T{s}"), None),
+                Some(false)
+            );
         }
     }
 
