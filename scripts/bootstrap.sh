@@ -4,6 +4,7 @@
 #   - wasm-bindgen-cli at exactly the version pinned in Cargo.toml (`wasm-bindgen = "=X"`)
 #   - npm packages from the committed lock file
 #   - Debian's chromium + chromium-driver (only when SKIP_BROWSER is unset; browser tests need them)
+#   - Debian's valgrind (likewise; the linear-growth test counts instructions with it)
 # Usage: scripts/bootstrap.sh [--no-browser]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,5 +46,12 @@ if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/ch
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+# 5. valgrind, which counts the instructions of the linear-growth test (tests/adversarial/)
+if [ "$want_browser" = 1 ] && ! command -v valgrind >/dev/null; then
+  log "installing Debian valgrind"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq valgrind >/dev/null
 fi
 log "tools ready"

@@ -33,6 +33,7 @@ stage "cargo clippy (native, all targets)" cargo clippy --quiet --workspace --al
 stage "cargo clippy (wasm32)" cargo clippy --quiet --workspace --target wasm32-unknown-unknown -- -D warnings
 stage "cargo test (native: unit, corpus, properties, doc)" cargo test --quiet --workspace
 stage "fuzz smoke: repair, clean, partial, schema, 10 s each (scripts/fuzz.sh)" bash -c 'for t in repair clean partial schema; do bash scripts/fuzz.sh "$t" 10 || exit 1; done'
+stage "linear growth on adversarial input, counted in instructions (valgrind)" node --test tests/adversarial/
 stage "wasm tests in Node" cargo test --target wasm32-unknown-unknown --test wasm_node
 stage "wasm tests in headless Chromium" cargo test --target wasm32-unknown-unknown --test wasm_browser
 stage "tsc --noEmit (sources and a consumer of the public .d.ts)" bash -c 'node_modules/.bin/tsc -p tsconfig.json --noEmit && node_modules/.bin/tsc -p tests/types/tsconfig.json'

@@ -49,20 +49,21 @@ impl Escaped {
     }
 }
 
-/// Whether the source at `start` is JSON escaped without outer quotes: brackets, whitespace and escaped
+/// Whether the source is JSON escaped without outer quotes: brackets, whitespace and escaped
 /// whitespace (`\n` as two characters) may come before the first `\"`. `None` while a stream has not
-/// yet brought the bytes that decide.
-fn is_escaped(s: &[u8], start: usize, more: bool) -> Option<bool> {
-    let mut i = start;
+/// yet brought the bytes that decide; `*at` is then where to look again (so a stream of a million
+/// brackets is looked at once, not once per chunk).
+fn is_escaped(s: &[u8], at: &mut usize, more: bool) -> Option<bool> {
+    let i = at;
     loop {
-        match (s.get(i), s.get(i + 1)) {
-            (Some(b'{' | b'[' | b' ' | b'\n' | b'\r' | b'\t'), _) => i += 1,
-            (Some(b'\\'), Some(b'n' | b'r' | b't')) => i += 2,
+        match (s.get(*i), s.get(*i + 1)) {
+            (Some(b'{' | b'[' | b' ' | b'\n' | b'\r' | b'\t'), _) => *i += 1,
+            (Some(b'\\'), Some(b'n' | b'r' | b't')) => *i += 2,
             (Some(b'\\'), None) | (None, _) if more => return None,
             _ => break,
         }
     }
-    Some(s.get(i) == Some(&b'\\') && s.get(i + 1) == Some(&b'"'))
+    Some(s.get(*i) == Some(&b'\\') && s.get(*i + 1) == Some(&b'"'))
 }
 
 /// The parse of one located source.
@@ -74,6 +75,8 @@ pub(crate) struct SourceParse {
     repairs: Vec<Repair>,
     /// `None` until a stream has shown whether the source is escaped; then the escaped form, if it is.
     escaped: Option<Option<Escaped>>,
+    /// Where the look for escaping continues while it is undecided.
+    escape_probe: usize,
     parser: Option<Parser<'static>>,
     options: Options,
 }
@@ -93,6 +96,7 @@ impl SourceParse {
             jsonp: src.repairs.iter().any(|r| r.kind == RepairKind::Jsonp),
             repairs: src.repairs,
             escaped: None,
+            escape_probe: src.start,
             parser: None,
             options: options.clone(),
         })
@@ -111,7 +115,7 @@ impl SourceParse {
     pub fn feed(&mut self, text: &str, more: bool) -> Result<bool, Error> {
         let s = text.as_bytes();
         if self.escaped.is_none() {
-            match is_escaped(s, self.start, more) {
+            match is_escaped(s, &mut self.escape_probe, more) {
                 None => return Ok(false),
                 Some(false) => self.escaped = Some(None),
                 Some(true) => {
