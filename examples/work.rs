@@ -8,8 +8,11 @@
 use llm_response_sanitizer::schema::{extract, CompileOptions, ExtractOptions, Schema, Value};
 use llm_response_sanitizer::{repair, CleanOptions, Cleaner, PartialJson, RepairOptions};
 
-/// The shapes that make naive repairers, cleaners and validators quadratic, each about `n` bytes.
-const SHAPES: &[(&str, fn(usize) -> String)] = &[
+/// A named input of about `n` bytes.
+type Shape = (&'static str, fn(usize) -> String);
+
+/// The shapes that make naive repairers, cleaners and validators quadratic.
+const SHAPES: &[Shape] = &[
     ("runs of quotes", |n| {
         format!("{{\"a\": \"{}", "\"".repeat(n))
     }),
