@@ -3,7 +3,7 @@
 //! unique match, extra properties) are never fixed here: validation after coercion reports them.
 
 use super::compile::{Body, Compiled, Keyword, NodeId};
-use super::validate::{is_valid_at, MAX_EVALUATION_DEPTH};
+use super::validate::{evaluation_budget, is_valid_at, MAX_EVALUATION_DEPTH};
 use super::value::{push_pointer, Kind, Value};
 
 /// A kind of coercion, which callers may turn off one by one.
@@ -131,6 +131,8 @@ struct Coercer<'c> {
     repair: Option<RepairJson>,
     out: Vec<Coercion>,
     depth: usize,
+    /// Evaluations left for coercing and for the validity checks it makes; at 0 coercion stops.
+    budget: u64,
 }
 
 /// Coerces `value` toward the schema; returns what changed, in order.
@@ -141,6 +143,7 @@ pub fn coerce(c: &Compiled, value: &mut Value, options: &CoerceOptions) -> Vec<C
         repair: options.repair,
         out: Vec::new(),
         depth: 0,
+        budget: evaluation_budget(value),
     };
     k.at(0, value, &mut String::new());
     k.out
@@ -219,9 +222,10 @@ impl<'c> Coercer<'c> {
 
     /// Coerces `v` toward node `id`.
     fn at(&mut self, id: NodeId, v: &mut Value, path: &mut String) {
-        if self.depth >= MAX_EVALUATION_DEPTH {
+        if self.depth >= MAX_EVALUATION_DEPTH || self.budget == 0 {
             return;
         }
+        self.budget -= 1;
         self.depth += 1;
         let group = self.group(id);
         if let Some(allowed) = self.allowed(&group) {
@@ -345,14 +349,17 @@ impl<'c> Coercer<'c> {
             })
             .collect();
         for list in lists {
-            if list.iter().any(|&b| is_valid_at(self.c, b, v)) {
+            if list
+                .iter()
+                .any(|&b| is_valid_at(self.c, b, v, &mut self.budget))
+            {
                 continue;
             }
             for b in list {
                 let mut trial = v.clone();
                 let saved = self.out.len();
                 self.at(b, &mut trial, path);
-                if is_valid_at(self.c, b, &trial) {
+                if is_valid_at(self.c, b, &trial, &mut self.budget) {
                     *v = trial;
                     break;
                 }

@@ -23,7 +23,9 @@ pub use coerce::{CoerceOptions, Coercion, RepairJson, Rule, RuleSet};
 pub use compile::{CompileOptions, Draft, RegexTest, SchemaError};
 pub use order::sort_indices;
 pub use report::{error_json, push_coercions, push_issues, validation_json};
-pub use validate::{Issue, MAX_EVALUATION_DEPTH};
+pub use validate::{
+    evaluation_budget, Issue, BASE_EVALUATIONS, EVALUATIONS_PER_VALUE, MAX_EVALUATION_DEPTH,
+};
 pub use value::{equal, Kind, Number, ParseError, Value};
 
 /// How deeply a schema document itself may nest.
@@ -179,5 +181,38 @@ mod tests {
             deep.contains(r#""keyword":"depth""#) && deep.contains("deeper than 2 levels"),
             "{deep}"
         );
+    }
+
+    /// Found by the `schema` fuzz target: `oneOf` branches that refer to one another needed
+    /// exponentially many evaluations of a tiny value (a hang). They now end in a `budget` issue.
+    #[test]
+    fn branches_that_refer_to_one_another_end_in_a_budget_issue() {
+        let mut defs: Vec<String> = (0..40)
+            .map(|k| {
+                format!(
+                    r##""a{k}":{{"anyOf":[{{"$ref":"#/$defs/a{n}"}},{{"$ref":"#/$defs/a{n}"}}]}}"##,
+                    n = k + 1
+                )
+            })
+            .collect();
+        defs.push(r#""a40":{"type":"string"}"#.to_string());
+        let chain = format!(
+            r##"{{"$defs":{{{}}},"$ref":"#/$defs/a0"}}"##,
+            defs.join(",")
+        );
+        let cycle = r##"{"$defs":{"x":{"oneOf":[{"$ref":"#/$defs/x"},{"$ref":"#/$defs/x"}]}},"$ref":"#/$defs/x"}"##;
+        for schema in [chain.as_str(), cycle] {
+            let s = Schema::compile(
+                &Value::parse(schema, 64).unwrap(),
+                &CompileOptions::default(),
+            )
+            .unwrap();
+            let value = Value::parse("1", 1).unwrap();
+            let issues = s.validate(&value);
+            assert!(issues.iter().any(|i| i.keyword == "budget"), "{issues:?}");
+            assert!(!s.is_valid(&value));
+            let mut coerced = value.clone();
+            s.coerce(&mut coerced, &CoerceOptions::default());
+        }
     }
 }

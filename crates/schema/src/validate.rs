@@ -3,7 +3,9 @@
 //! Evaluation follows the compiled nodes. Annotations (which properties and items a subschema
 //! evaluated) are tracked only when the schema uses `unevaluatedProperties` or `unevaluatedItems`.
 //! Nested evaluation is bounded by [`MAX_EVALUATION_DEPTH`], so a deep value or a schema that refers
-//! to itself without consuming input ends in an issue, not a stack overflow.
+//! to itself without consuming input ends in an issue, not a stack overflow. The number of subschema
+//! evaluations is bounded too ([`evaluation_budget`]): a schema whose `anyOf`/`oneOf` branches refer to
+//! one another can need exponentially many, and then ends in a `budget` issue, not a hang.
 
 use super::compile::{Body, Compiled, Keyword, NodeId};
 use super::format::format_ok;
@@ -11,6 +13,28 @@ use super::value::{equal, push_pointer, write_str, Number, Value};
 
 /// How deeply subschema evaluations may nest (instance depth plus reference chains).
 pub const MAX_EVALUATION_DEPTH: usize = 256;
+
+/// Subschema evaluations allowed for any value, on top of [`EVALUATIONS_PER_VALUE`] for each value it
+/// holds.
+pub const BASE_EVALUATIONS: u64 = 100_000;
+/// Subschema evaluations allowed per value (object, array, member or item) in the instance.
+pub const EVALUATIONS_PER_VALUE: u64 = 64;
+
+/// The evaluations one validation (or coercion) of `value` may make: enough for any schema that does
+/// not branch exponentially, linear in the size of the value.
+pub fn evaluation_budget(value: &Value) -> u64 {
+    let mut count = 0u64;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        count += 1;
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(members) => stack.extend(members.iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+    BASE_EVALUATIONS + EVALUATIONS_PER_VALUE * count
+}
 
 /// One violation.
 #[derive(Clone, Debug)]
@@ -74,34 +98,62 @@ struct Validator<'c> {
     /// Resources entered, outermost first (the dynamic scope).
     scope: Vec<usize>,
     depth: usize,
+    /// Evaluations left; at 0 every evaluation fails.
+    budget: u64,
+    exhausted: bool,
+}
+
+impl Validator<'_> {
+    fn new(c: &Compiled, budget: u64) -> Validator<'_> {
+        Validator {
+            c,
+            scope: Vec::new(),
+            depth: 0,
+            budget,
+            exhausted: false,
+        }
+    }
 }
 
 /// Validates `value`; returns every issue (empty when valid).
 pub fn validate(c: &Compiled, value: &Value) -> Vec<Issue> {
-    let mut v = Validator {
-        c,
-        scope: Vec::new(),
-        depth: 0,
-    };
+    let budget = evaluation_budget(value);
+    let mut v = Validator::new(c, budget);
     let mut sink = Sink::new(true);
     v.node(0, value, &mut String::new(), &mut sink);
+    if v.exhausted {
+        let message = format!(
+            "validation stopped after {budget} subschema evaluations, the budget for this value: \
+             the schema's anyOf/oneOf branches refer to one another"
+        );
+        sink.issues.insert(
+            0,
+            Issue {
+                path: String::new(),
+                keyword: "budget",
+                message,
+                schema_path: "#".into(),
+                params: obj(vec![("limit", num(budget))]),
+            },
+        );
+    }
     sink.issues
 }
 
 /// Whether `value` is valid (stops at the first violation).
 pub fn is_valid(c: &Compiled, value: &Value) -> bool {
-    is_valid_at(c, 0, value)
+    is_valid_at(c, 0, value, &mut evaluation_budget(value))
 }
 
-/// Whether `value` is valid against node `id` (stops at the first violation).
-pub(crate) fn is_valid_at(c: &Compiled, id: NodeId, value: &Value) -> bool {
-    let mut v = Validator {
-        c,
-        scope: Vec::new(),
-        depth: 0,
-    };
-    v.node(id, value, &mut String::new(), &mut Sink::new(false))
-        .valid
+/// Whether `value` is valid against node `id` (stops at the first violation), spending evaluations
+/// from `budget`.
+pub(crate) fn is_valid_at(c: &Compiled, id: NodeId, value: &Value, budget: &mut u64) -> bool {
+    let mut v = Validator::new(c, *budget);
+    let valid = v
+        .node(id, value, &mut String::new(), &mut Sink::new(false))
+        .valid;
+    *budget = v.budget;
+    valid
 }
 
 #[inline(never)]
@@ -250,6 +302,13 @@ impl Validator<'_> {
             }
             Body::Keywords(k) => k,
         };
+        if self.budget == 0 {
+            // Reported once, at the root, by `validate`.
+            self.exhausted = true;
+            ev.valid = false;
+            return ev;
+        }
+        self.budget -= 1;
         if self.depth >= MAX_EVALUATION_DEPTH {
             let message = format!("the value nests deeper than the schema engine's limit of {MAX_EVALUATION_DEPTH} evaluations");
             self.fail(
