@@ -19,6 +19,27 @@ export type { ExtractOptions, ExtractResult, CoercionRecord, CoercionRule } from
 export { buildCorrectionPrompt } from './correction.js';
 export type { CorrectionPromptOptions } from './correction.js';
 export { LLMResponseSanitizer } from './sanitizer.js';
+export {
+  LlmJsonService,
+  LLMResponseProcessor,
+  JsonProcessingError,
+  LLMProcessingError,
+  InMemoryMetricsCollector,
+  safeDispatchError,
+  SYSTEM_ERROR_EVENT,
+} from './service.js';
+export type {
+  Logger,
+  EventDispatcher,
+  JsonProcessingStage,
+  StageMetric,
+  MetricsCollector,
+  MetricsSummary,
+  ParseAndRepairServiceOptions,
+  SchemaValidatorLike,
+  LLMResponseProcessorOptions,
+  ProcessedResponse,
+} from './service.js';
 export { JsonRepairError } from './errors.js';
 export type { JsonRepairErrorKind, JsonRepairErrorFields } from './errors.js';
 export { isReady, wasmMemorySize } from './wasm.js';
