@@ -9,6 +9,7 @@ import { clean as cleanText } from './clean.js';
 import { parseDetailed } from './repair.js';
 import { extract } from './extract.js';
 import { compileSchema, CompiledSchema } from './schema.js';
+import { assertString } from './errors.js';
 import type { SchemaIssue } from './schema.js';
 import type { RepairRecord } from './repair.js';
 import type { CoercionRecord } from './extract.js';
@@ -200,7 +201,7 @@ export class LlmJsonService {
    * trimmed, when there is none.
    */
   clean(raw: string): string {
-    if (typeof raw !== 'string') throw new TypeError(`LlmJsonService.clean expects a string, got ${raw === null ? 'null' : typeof raw}`);
+    assertString(raw, 'LlmJsonService.clean');
     const text = cleanText(raw).trim();
     try {
       const { span } = parseDetailed(text);
@@ -221,7 +222,7 @@ export class LlmJsonService {
    */
   async parseAndRepair(raw: string, options: ParseAndRepairServiceOptions = {}): Promise<unknown> {
     const { logger, dispatcher, metricsCollector, actorId } = options;
-    if (typeof raw !== 'string') throw new TypeError(`LlmJsonService.parseAndRepair expects a string, got ${raw === null ? 'null' : typeof raw}`);
+    assertString(raw, 'LlmJsonService.parseAndRepair');
     let t = now();
     const cleaned = this.clean(raw);
     metricsCollector?.record({ stage: 'clean', outcome: cleaned ? 'ok' : 'failed', durationMs: now() - t, actorId, inputLength: raw.length, outputLength: cleaned.length });
