@@ -11,7 +11,7 @@ import { extract } from './extract.js';
 import { compileSchema, CompiledSchema } from './schema.js';
 import { assertString } from './errors.js';
 import type { SchemaIssue } from './schema.js';
-import type { RepairRecord } from './repair.js';
+import type { ParseResult, RepairRecord } from './repair.js';
 import type { CoercionRecord } from './extract.js';
 
 /** The logger the engines pass around; every method is optional. */
@@ -109,7 +109,10 @@ export interface MetricsCollector {
 
 /** What an `InMemoryMetricsCollector` has seen. */
 export interface MetricsSummary {
-  /** Responses that reached the end of `processResponse` (`extract` stage) or failed in a stage. */
+  /**
+   * Responses that ended: at `extract` (a success), or at a failed `clean`, `repair` or `validate` (a
+   * failed strict `parse` is not an end: the repair follows).
+   */
   readonly responses: number;
   readonly successRate: number;
   /** Share of parsed responses that needed repair. */
@@ -153,8 +156,9 @@ export class InMemoryMetricsCollector implements MetricsCollector {
     for (const m of this.#metrics) {
       (durations[m.stage] ??= []).push(m.durationMs);
       if (m.outcome === 'failed') {
-        failed++;
         failedBy[m.stage] = (failedBy[m.stage] ?? 0) + 1;
+        // A failed strict parse is followed by the repair; any other failed stage ends its response.
+        if (m.stage !== 'parse') failed++;
       }
       if (m.stage === 'extract' && m.outcome !== 'failed') succeeded++;
       if (m.stage === 'repair' && m.outcome !== 'failed') {
@@ -202,19 +206,28 @@ export class LlmJsonService {
    */
   clean(raw: string): string {
     assertString(raw, 'LlmJsonService.clean');
-    const text = cleanText(raw).trim();
-    try {
-      const { span } = parseDetailed(text);
-      if (span.end > span.start) return text.slice(span.start, span.end);
-    } catch {
-      // No JSON value: the cleaned text is what there is.
-    }
-    return text;
+    return this.#read(raw).cleaned;
   }
 
   /**
-   * The value of the JSON in `raw`: strict `JSON.parse` of the cleaned text first, then the repairer on the whole
-   * response.
+   * Cleans `raw` by reading its JSON (the locator finds it by reading it), and keeps what the reading gave, so
+   * that `parseAndRepair` never repairs twice: the value or the repairer's error.
+   */
+  #read(raw: string): { cleaned: string; result?: ParseResult; error?: unknown } {
+    const text = cleanText(raw).trim();
+    try {
+      const result = parseDetailed(text);
+      const { start, end } = result.span;
+      return { cleaned: end > start ? text.slice(start, end) : text, result };
+    } catch (error) {
+      // No JSON value: the cleaned text is what there is.
+      return { cleaned: text, error };
+    }
+  }
+
+  /**
+   * The value of the JSON in `raw`: strict `JSON.parse` of the cleaned text first, then what the repairer read.
+   * The `clean` metric carries the time of locating and reading the JSON; `repair` only what follows.
    *
    * @throws {TypeError} when `raw` is not a string.
    * @throws {JsonProcessingError} `initial_clean` when nothing is left after cleaning, `repair` when no JSON
@@ -224,7 +237,7 @@ export class LlmJsonService {
     const { logger, dispatcher, metricsCollector, actorId } = options;
     assertString(raw, 'LlmJsonService.parseAndRepair');
     let t = now();
-    const cleaned = this.clean(raw);
+    const { cleaned, result, error: repairError } = this.#read(raw);
     metricsCollector?.record({ stage: 'clean', outcome: cleaned ? 'ok' : 'failed', durationMs: now() - t, actorId, inputLength: raw.length, outputLength: cleaned.length });
     if (!cleaned) {
       const error = new JsonProcessingError('the response is empty after cleaning', { stage: 'initial_clean', attemptedJsonString: cleaned });
@@ -244,23 +257,21 @@ export class LlmJsonService {
       logger?.warn?.('initial JSON.parse failed; repairing', { error: String(e) });
     }
     t = now();
-    try {
-      const result = parseDetailed(raw);
+    if (result) {
       const kinds = result.repairs.map((r: RepairRecord) => r.kind);
       metricsCollector?.record({ stage: 'repair', outcome: 'repaired', durationMs: now() - t, actorId, inputLength: raw.length, outputLength: result.json.length, repairKinds: kinds });
       logger?.debug?.('repaired the JSON', { repairs: kinds });
       return result.value;
-    } catch (e) {
-      metricsCollector?.record({ stage: 'repair', outcome: 'failed', durationMs: now() - t, actorId, inputLength: raw.length });
-      const error = new JsonProcessingError(`no JSON could be read from the response: ${(e as Error)?.message ?? String(e)}`, {
-        stage: 'repair',
-        originalError: e,
-        initialParseError,
-        attemptedJsonString: cleaned,
-      });
-      safeDispatchError(dispatcher, error.message, { stage: error.stage, rawResponse: raw, actorId, error: String(e) }, logger);
-      throw error;
     }
+    metricsCollector?.record({ stage: 'repair', outcome: 'failed', durationMs: now() - t, actorId, inputLength: raw.length });
+    const error = new JsonProcessingError(`no JSON could be read from the response: ${(repairError as Error)?.message ?? String(repairError)}`, {
+      stage: 'repair',
+      originalError: repairError,
+      initialParseError,
+      attemptedJsonString: cleaned,
+    });
+    safeDispatchError(dispatcher, error.message, { stage: error.stage, rawResponse: raw, actorId, error: String(repairError) }, logger);
+    throw error;
   }
 }
 
@@ -338,11 +349,11 @@ export class LLMResponseProcessor {
     if (this.#schema) {
       const out = extract(raw, this.#schema);
       this.#metrics?.record({ stage: 'repair', outcome: out.value === undefined ? 'failed' : out.repairs.length ? 'repaired' : 'ok', durationMs: now() - t, actorId, inputLength: raw.length, repairKinds: out.repairs.map((r) => r.kind) });
-      const keywords = out.issues.map((i: SchemaIssue) => i.keyword);
-      this.#metrics?.record({ stage: 'validate', outcome: out.ok ? 'ok' : 'failed', durationMs: 0, actorId, issueKeywords: keywords, coercionRules: out.coercions.map((c) => c.rule) });
       if (out.value === undefined) {
         this.#fail(`no JSON could be read from the LLM response for actor ${actorId}`, { actorId, rawResponse: raw, validationErrors: out.issues });
       }
+      const keywords = out.issues.map((i: SchemaIssue) => i.keyword);
+      this.#metrics?.record({ stage: 'validate', outcome: out.ok ? 'ok' : 'failed', durationMs: 0, actorId, issueKeywords: keywords, coercionRules: out.coercions.map((c) => c.rule) });
       if (!out.ok) {
         this.#fail(`the LLM response for actor ${actorId} does not match the schema: ${out.issues.map((i) => `${i.path || '/'} ${i.message}`).join('; ')}`, {
           actorId,

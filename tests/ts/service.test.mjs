@@ -108,7 +108,11 @@ test('LLMResponseProcessor: every validation issue is in details.validationError
   const summary = metrics.summary();
   assert.equal(summary.successRate, 0);
   assert.ok(summary.issueKeywords.required >= 1 && summary.issueKeywords.additionalProperties >= 1);
-  assert.equal(summary.stages.validate.failed, 2);
+  // One response failed validation, one had no JSON (it ends at repair, never reaching validation); the
+  // non-string one failed before any stage.
+  assert.equal(summary.stages.validate.failed, 1);
+  assert.equal(summary.stages.repair.failed, 1);
+  assert.equal(summary.responses, 2);
 });
 
 test('a dispatcher that throws or rejects never breaks processing; the failure is logged', async () => {
@@ -142,6 +146,10 @@ test('LLMResponseProcessor with an engine schemaValidator (ISchemaValidator shap
   await assert.rejects(p.processResponse('no json', 'x'), (e) => e instanceof LLMProcessingError && e.details.originalError instanceof JsonProcessingError);
   assert.deepEqual(seen, ['my-schema', 'my-schema']);
   assert.equal(metrics.summary().issueKeywords.const, 1);
+  // Three responses: one repaired and valid, one invalid, one without JSON. A failed strict parse before a
+  // repair is not a failed response.
+  assert.equal(metrics.summary().responses, 3);
+  assert.equal(metrics.summary().successRate, 1 / 3);
   assert.throws(() => new LLMResponseProcessor({}), TypeError);
 });
 

@@ -53,8 +53,7 @@ impl Number {
 
     /// Whether the value has no fractional part (`1.0` and `1e3` do).
     pub fn is_integer(&self) -> bool {
-        let d = Decimal::of(&self.text);
-        d.len == 0 || d.point >= d.len as i64
+        Decimal::of(&self.text).is_integer()
     }
 
     /// Whether the value is greater than zero.
@@ -66,7 +65,7 @@ impl Number {
     /// larger than that.
     pub fn to_count(&self) -> Option<u64> {
         let d = Decimal::of(&self.text);
-        if d.signum() < 0 || !self.is_integer() {
+        if d.signum() < 0 || !d.is_integer() {
             return None;
         }
         if d.point > 20 {
@@ -227,6 +226,11 @@ impl Decimal<'_> {
             len: total - skip - trailing,
             point: int.len() as i64 - skip as i64 + exponent,
         }
+    }
+
+    /// Whether every significant digit is before the point.
+    fn is_integer(&self) -> bool {
+        self.len == 0 || self.point >= self.len as i64
     }
 
     /// -1, 0 or 1.
