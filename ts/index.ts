@@ -40,6 +40,28 @@ export type {
   LLMResponseProcessorOptions,
   ProcessedResponse,
 } from './service.js';
+export { queryWithCorrection, isTransportError, SchemaValidationError } from './query.js';
+export type {
+  QueryWithCorrectionOptions,
+  QueryWithCorrectionResult,
+  QueryHistoryEntry,
+  QueryContext,
+  BackoffOptions,
+  CorrectionContext,
+} from './query.js';
+export {
+  openAIText,
+  openAIToolArguments,
+  openAITextStream,
+  anthropicText,
+  anthropicToolInput,
+  anthropicTextStream,
+  serverSentEvents,
+  createOpenAIQuery,
+  createAnthropicQuery,
+  ProviderError,
+} from './providers.js';
+export type { Provider, ServerSentEvent, ByteSource, OpenAIStreamOptions, ProviderQueryOptions } from './providers.js';
 export { JsonRepairError } from './errors.js';
 export type { JsonRepairErrorKind, JsonRepairErrorFields } from './errors.js';
 export { isReady, wasmMemorySize } from './wasm.js';

@@ -1,0 +1,464 @@
+/**
+ * Provider responses (SPEC §6): the text, or the tool-call arguments, out of OpenAI-compatible chat
+ * completions and Anthropic messages, whole or as server-sent-event streams of deltas; and two small
+ * `query` functions for {@link queryWithCorrection} that speak those protocols over `fetch`. Nothing here
+ * needs Node: it runs wherever `fetch` and `TextDecoder` do.
+ */
+
+/** Which provider a {@link ProviderError} came from. */
+export type Provider = 'openai' | 'anthropic';
+
+/** A provider call failed: an HTTP error, an error event in a stream, or a response without the asked-for part. */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  readonly provider: Provider;
+  /** HTTP status (or the status an error event stands for: 429 rate limit, 529 overloaded, 500 server error). */
+  readonly status: number | undefined;
+  /** The server's `Retry-After`, in ms. */
+  readonly retryAfterMs: number | undefined;
+  /** The provider's error type or code (`rate_limit_error`, `invalid_api_key`, …), or ours (`no_text`, `no_tool_call`, `refusal`, `bad_response`). */
+  readonly code: string | undefined;
+  /** The response body or event payload, when there was one (at most 4,000 characters). */
+  readonly body: string | undefined;
+
+  constructor(message: string, fields: { provider: Provider; status?: number; retryAfterMs?: number; code?: string; body?: string; cause?: unknown }) {
+    super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
+    this.provider = fields.provider;
+    this.status = fields.status;
+    this.retryAfterMs = fields.retryAfterMs;
+    this.code = fields.code;
+    this.body = fields.body === undefined ? undefined : fields.body.slice(0, 4_000);
+  }
+}
+
+/** One server-sent event. */
+export interface ServerSentEvent {
+  /** The `event:` field, `message` when there was none. */
+  readonly event: string;
+  /** The `data:` lines joined by `\n`. */
+  readonly data: string;
+  /** The last `id:` seen. */
+  readonly id: string;
+}
+
+/** Bytes or text, as `fetch` bodies, Node streams and tests give them. */
+export type ByteSource = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+
+async function* chunksOf(source: ByteSource): AsyncGenerator<Uint8Array | string> {
+  if (typeof Response !== 'undefined' && source instanceof Response) {
+    if (source.body === null) return;
+    source = source.body;
+  }
+  if (typeof ReadableStream !== 'undefined' && source instanceof ReadableStream) {
+    // A reader works in every browser; async iteration of a ReadableStream does not yet.
+    const reader = source.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        yield value;
+      }
+    } finally {
+      reader.releaseLock();
+    }
+  }
+  if (source !== null && typeof source === 'object' && (Symbol.asyncIterator in source || Symbol.iterator in source)) {
+    yield* source as AsyncIterable<Uint8Array | string>;
+    return;
+  }
+  throw new TypeError('expected a Response, a ReadableStream or an iterable of Uint8Array or string chunks');
+}
+
+/**
+ * The events of a `text/event-stream` body, parsed as the HTML standard says: `\r\n`, `\n` or `\r` line
+ * ends, `:` comments, one optional space after the colon, multi-line `data`, a leading byte-order mark
+ * dropped, events without data skipped. Linear in the input, whatever the chunking.
+ */
+export async function* serverSentEvents(source: ByteSource): AsyncGenerator<ServerSentEvent> {
+  const decoder = new TextDecoder();
+  let pending = ''; // an unfinished line
+  let afterCR = false; // the last chunk ended with `\r`: a `\n` first in the next belongs to it
+  let first = true;
+  let event = '';
+  let data: string[] = [];
+  let id = '';
+  const line = (text: string): ServerSentEvent | undefined => {
+    if (text === '') {
+      const out = data.length === 0 ? undefined : { event: event === '' ? 'message' : event, data: data.join('\n'), id };
+      event = '';
+      data = [];
+      return out;
+    }
+    if (text.charCodeAt(0) === 0x3a) return undefined;
+    const colon = text.indexOf(':');
+    const name = colon === -1 ? text : text.slice(0, colon);
+    let value = colon === -1 ? '' : text.slice(colon + 1);
+    if (value.charCodeAt(0) === 0x20) value = value.slice(1);
+    if (name === 'data') data.push(value);
+    else if (name === 'event') event = value;
+    else if (name === 'id' && !value.includes('\0')) id = value;
+    return undefined;
+  };
+  const lines = function* (text: string, end: boolean): Generator<ServerSentEvent> {
+    if (first && text !== '') {
+      first = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    let start = 0;
+    if (afterCR && text.charCodeAt(0) === 0x0a) start = 1;
+    afterCR = false;
+    for (let i = start; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 0x0a && c !== 0x0d) continue;
+      const whole = pending + text.slice(start, i);
+      pending = '';
+      const out = line(whole);
+      if (out !== undefined) yield out;
+      if (c === 0x0d) {
+        if (i + 1 === text.length) afterCR = true;
+        else if (text.charCodeAt(i + 1) === 0x0a) i++;
+      }
+      start = i + 1;
+    }
+    pending += text.slice(start);
+    // At the end of the stream an unfinished event is dropped, as the standard says.
+    if (end) pending = '';
+  };
+  for await (const chunk of chunksOf(source)) {
+    yield* lines(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }), false);
+  }
+  yield* lines(decoder.decode(), true);
+}
+
+type Json = Record<string, unknown>;
+
+function obj(v: unknown): Json | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
+}
+
+function parsed(data: string, provider: Provider): Json {
+  let v: unknown;
+  try {
+    v = JSON.parse(data);
+  } catch (cause) {
+    throw new ProviderError(`${provider}: a stream event is not JSON: ${data.slice(0, 200)}`, { provider, code: 'bad_response', body: data, cause });
+  }
+  const o = obj(v);
+  if (o === undefined) throw new ProviderError(`${provider}: a stream event is not a JSON object`, { provider, code: 'bad_response', body: data });
+  return o;
+}
+
+/** The status an error type stands for, so that rate limits and overloads are retried like their HTTP forms. */
+function statusOfErrorType(type: unknown): number | undefined {
+  switch (type) {
+    case 'rate_limit_error':
+    case 'rate_limit_exceeded':
+      return 429;
+    case 'overloaded_error':
+      return 529;
+    case 'api_error':
+    case 'server_error':
+      return 500;
+    default:
+      return undefined;
+  }
+}
+
+function errorEvent(provider: Provider, payload: Json, body: string): ProviderError {
+  const e = obj(payload.error) ?? {};
+  const type = typeof e.type === 'string' ? e.type : typeof e.code === 'string' ? e.code : undefined;
+  const message = typeof e.message === 'string' ? e.message : 'the stream reported an error';
+  return new ProviderError(`${provider}: ${message}`, { provider, status: statusOfErrorType(type) ?? (typeof e.status === 'number' ? e.status : undefined), code: type, body });
+}
+
+function openAIMessage(completion: unknown, choice: number): Json {
+  const c = obj(completion);
+  if (c === undefined) throw new TypeError('openAIText: expected a chat completion object');
+  if (obj(c.error) !== undefined) throw errorEvent('openai', c, JSON.stringify(c));
+  const choices = c.choices;
+  const message = Array.isArray(choices) ? obj(obj(choices[choice])?.message) : undefined;
+  if (message === undefined) {
+    throw new ProviderError(`openai: the completion has no choices[${choice}].message`, { provider: 'openai', code: 'bad_response', body: JSON.stringify(c) });
+  }
+  return message;
+}
+
+/**
+ * The text of a chat completion: `choices[choice].message.content`, a string or an array of content parts
+ * (their `text`s joined).
+ *
+ * @throws {ProviderError} `refusal` when the model refused, `no_text` when the message holds only tool calls.
+ */
+export function openAIText(completion: unknown, options?: { readonly choice?: number }): string {
+  const message = openAIMessage(completion, options?.choice ?? 0);
+  const content = message.content;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((p) => (obj(p)?.type === 'text' && typeof obj(p)?.text === 'string' ? (obj(p)!.text as string) : '')).join('');
+  }
+  if (typeof message.refusal === 'string') throw new ProviderError(`openai: the model refused: ${message.refusal}`, { provider: 'openai', code: 'refusal' });
+  throw new ProviderError('openai: the message has no text content (read tool calls with openAIToolArguments)', { provider: 'openai', code: 'no_text' });
+}
+
+/**
+ * The arguments text of a tool call in a chat completion (the first, or the first named `name`); also the
+ * legacy `function_call`. The text is what the model wrote: read it with `parseAndRepair` or `extract`.
+ */
+export function openAIToolArguments(completion: unknown, options?: { readonly name?: string; readonly choice?: number }): string {
+  const message = openAIMessage(completion, options?.choice ?? 0);
+  const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  const fns = [...calls.map((c) => obj(obj(c)?.function)), obj(message.function_call)];
+  for (const fn of fns) {
+    if (fn === undefined || typeof fn.arguments !== 'string') continue;
+    if (options?.name === undefined || fn.name === options.name) return fn.arguments;
+  }
+  const which = options?.name === undefined ? 'a tool call' : `a tool call named ${JSON.stringify(options.name)}`;
+  throw new ProviderError(`openai: the message has no ${which}`, { provider: 'openai', code: 'no_tool_call' });
+}
+
+/** What an OpenAI-compatible stream yields. */
+export interface OpenAIStreamOptions {
+  /** Yield tool-call argument deltas instead of text: `true` for the first tool call, or a function name. */
+  readonly toolArguments?: boolean | string;
+  readonly choice?: number;
+}
+
+/**
+ * The text deltas of an OpenAI-compatible chat-completions stream (`stream: true`), ending at `[DONE]`.
+ * An error event throws a {@link ProviderError} (status 429/500 for rate limits and server errors).
+ */
+export async function* openAITextStream(source: ByteSource, options?: OpenAIStreamOptions): AsyncGenerator<string> {
+  const choice = options?.choice ?? 0;
+  const want = options?.toolArguments ?? false;
+  let callIndex: number | undefined; // the tool call being followed
+  for await (const ev of serverSentEvents(source)) {
+    if (ev.data === '[DONE]') return;
+    const chunk = parsed(ev.data, 'openai');
+    if (obj(chunk.error) !== undefined) throw errorEvent('openai', chunk, ev.data);
+    const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
+    const entry = choices.map(obj).find((c) => c !== undefined && (c.index ?? 0) === choice);
+    const delta = obj(entry?.delta);
+    if (delta === undefined) continue;
+    if (want === false) {
+      if (typeof delta.content === 'string' && delta.content !== '') yield delta.content;
+      continue;
+    }
+    const calls = Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
+    for (const c of calls.map(obj)) {
+      if (c === undefined) continue;
+      const index = typeof c.index === 'number' ? c.index : 0;
+      const fn = obj(c.function);
+      if (callIndex === undefined && (want === true || fn?.name === want)) callIndex = index;
+      if (index === callIndex && typeof fn?.arguments === 'string' && fn.arguments !== '') yield fn.arguments;
+    }
+    const legacy = obj(delta.function_call);
+    if (legacy !== undefined) {
+      if (callIndex === undefined && (want === true || legacy.name === want)) callIndex = -1;
+      if (callIndex === -1 && typeof legacy.arguments === 'string' && legacy.arguments !== '') yield legacy.arguments;
+    }
+  }
+}
+
+function anthropicBlocks(message: unknown): Json[] {
+  const m = obj(message);
+  if (m === undefined) throw new TypeError('anthropicText: expected a message object');
+  if (m.type === 'error') throw errorEvent('anthropic', m, JSON.stringify(m));
+  if (!Array.isArray(m.content)) throw new ProviderError('anthropic: the message has no content array', { provider: 'anthropic', code: 'bad_response', body: JSON.stringify(m) });
+  return m.content.map(obj).filter((b): b is Json => b !== undefined);
+}
+
+/** The text of an Anthropic message: its `text` blocks joined (thinking blocks left out). */
+export function anthropicText(message: unknown): string {
+  const blocks = anthropicBlocks(message).filter((b) => b.type === 'text' && typeof b.text === 'string');
+  if (blocks.length === 0) throw new ProviderError('anthropic: the message has no text block (read tool calls with anthropicToolInput)', { provider: 'anthropic', code: 'no_text' });
+  return blocks.map((b) => b.text as string).join('');
+}
+
+/** The input of a `tool_use` block (the first, or the first named `name`), as JSON text. */
+export function anthropicToolInput(message: unknown, options?: { readonly name?: string }): string {
+  for (const b of anthropicBlocks(message)) {
+    if (b.type === 'tool_use' && (options?.name === undefined || b.name === options.name)) return JSON.stringify(b.input ?? {});
+  }
+  const which = options?.name === undefined ? 'a tool_use block' : `a tool_use block named ${JSON.stringify(options.name)}`;
+  throw new ProviderError(`anthropic: the message has no ${which}`, { provider: 'anthropic', code: 'no_tool_call' });
+}
+
+/**
+ * The text deltas of an Anthropic messages stream (`text_delta`), or with `toolInput` the `input_json_delta`s
+ * of the first `tool_use` block (or the first named so). Ends at `message_stop`; an `error` event throws a
+ * {@link ProviderError} (status 529 for `overloaded_error`, 429 for `rate_limit_error`).
+ */
+export async function* anthropicTextStream(source: ByteSource, options?: { readonly toolInput?: boolean | string }): AsyncGenerator<string> {
+  const want = options?.toolInput ?? false;
+  let block: number | undefined; // the tool_use block being followed
+  for await (const ev of serverSentEvents(source)) {
+    const payload = parsed(ev.data, 'anthropic');
+    const type = payload.type ?? ev.event;
+    if (type === 'error') throw errorEvent('anthropic', payload, ev.data);
+    if (type === 'message_stop') return;
+    if (type === 'content_block_start' && want !== false && block === undefined) {
+      const b = obj(payload.content_block);
+      if (b?.type === 'tool_use' && (want === true || b.name === want)) block = typeof payload.index === 'number' ? payload.index : 0;
+      continue;
+    }
+    if (type !== 'content_block_delta') continue;
+    const delta = obj(payload.delta);
+    if (want === false) {
+      if (delta?.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '') yield delta.text;
+    } else if (payload.index === block && delta?.type === 'input_json_delta' && typeof delta.partial_json === 'string' && delta.partial_json !== '') {
+      yield delta.partial_json;
+    }
+  }
+}
+
+/** `Retry-After` (seconds or an HTTP date) in ms. */
+function retryAfter(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const s = header.trim();
+  if (/^\d+(\.\d+)?$/.test(s)) return Number(s) * 1000;
+  const at = Date.parse(s);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+async function httpError(provider: Provider, response: Response): Promise<ProviderError> {
+  let body = '';
+  try {
+    body = await response.text();
+  } catch {
+    // The body is only for the message.
+  }
+  let detail = '';
+  let code: string | undefined;
+  try {
+    const e = obj(obj(JSON.parse(body))?.error);
+    if (typeof e?.message === 'string') detail = `: ${e.message}`;
+    code = typeof e?.type === 'string' ? e.type : typeof e?.code === 'string' ? e.code : undefined;
+  } catch {
+    if (body !== '') detail = `: ${body.slice(0, 200)}`;
+  }
+  const ms = Number(response.headers.get('retry-after-ms'));
+  const retryAfterMs = response.headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0 ? ms : retryAfter(response.headers.get('retry-after'));
+  return new ProviderError(`${provider}: HTTP ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}${detail}`, {
+    provider,
+    status: response.status,
+    retryAfterMs,
+    code,
+    body,
+  });
+}
+
+/** Options shared by {@link createOpenAIQuery} and {@link createAnthropicQuery}. */
+export interface ProviderQueryOptions {
+  /** The API root, up to and including `/v1`. */
+  readonly baseURL?: string;
+  readonly apiKey?: string;
+  readonly model: string;
+  /** A system prompt. */
+  readonly system?: string;
+  readonly temperature?: number;
+  readonly maxTokens?: number;
+  /** Stream the answer (server-sent events); `onDelta` sees each text delta. */
+  readonly stream?: boolean;
+  readonly onDelta?: (delta: string) => void;
+  /** More request headers. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** More fields of the request body (`response_format`, `tools`, …). */
+  readonly body?: Readonly<Record<string, unknown>>;
+  /** The `fetch` to use (default the global one). */
+  readonly fetch?: typeof fetch;
+}
+
+type Query = (prompt: string, context?: { readonly signal?: AbortSignal | undefined }) => Promise<string>;
+
+function endpoint(options: ProviderQueryOptions, fallback: string, path: string): string {
+  if (options === null || typeof options !== 'object') throw new TypeError('expected an options object');
+  if (typeof options.model !== 'string' || options.model === '') throw new TypeError('options.model must be a non-empty string');
+  return `${(options.baseURL ?? fallback).replace(/\/+$/, '')}${path}`;
+}
+
+async function collect(deltas: AsyncIterable<string>, onDelta: ((d: string) => void) | undefined): Promise<string> {
+  let text = '';
+  for await (const d of deltas) {
+    onDelta?.(d);
+    text += d;
+  }
+  return text;
+}
+
+/**
+ * A `query` for {@link queryWithCorrection} that asks an OpenAI-compatible `/chat/completions` endpoint
+ * (OpenAI, vLLM, llama.cpp, Ollama, LM Studio, …) and resolves to the answer's text. HTTP errors reject with
+ * a {@link ProviderError} carrying `status` and `retryAfterMs`, so 429 and 5xx are retried as transport errors.
+ */
+export function createOpenAIQuery(options: ProviderQueryOptions): Query {
+  const url = endpoint(options, 'https://api.openai.com/v1', '/chat/completions');
+  const doFetch = options.fetch ?? fetch;
+  return async (prompt, context) => {
+    const messages = [...(options.system === undefined ? [] : [{ role: 'system', content: options.system }]), { role: 'user', content: prompt }];
+    const response = await doFetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
+        ...options.headers,
+      },
+      body: JSON.stringify({
+        model: options.model,
+        messages,
+        ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+        ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
+        ...(options.stream === true ? { stream: true } : {}),
+        ...options.body,
+      }),
+      signal: context?.signal ?? null,
+    });
+    if (!response.ok) throw await httpError('openai', response);
+    if (options.stream === true) return collect(openAITextStream(response), options.onDelta);
+    let completion: unknown;
+    try {
+      completion = await response.json();
+    } catch (cause) {
+      throw new ProviderError('openai: the response body is not JSON', { provider: 'openai', status: response.status, code: 'bad_response', cause });
+    }
+    return openAIText(completion);
+  };
+}
+
+/**
+ * A `query` for {@link queryWithCorrection} that asks Anthropic's `/messages` endpoint and resolves to the
+ * answer's text. HTTP errors reject with a {@link ProviderError} (529 overloaded and 429 are retried).
+ */
+export function createAnthropicQuery(options: ProviderQueryOptions): Query {
+  const url = endpoint(options, 'https://api.anthropic.com/v1', '/messages');
+  const doFetch = options.fetch ?? fetch;
+  return async (prompt, context) => {
+    const response = await doFetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'anthropic-version': '2023-06-01',
+        ...(options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey }),
+        ...options.headers,
+      },
+      body: JSON.stringify({
+        model: options.model,
+        max_tokens: options.maxTokens ?? 4_096,
+        messages: [{ role: 'user', content: prompt }],
+        ...(options.system === undefined ? {} : { system: options.system }),
+        ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+        ...(options.stream === true ? { stream: true } : {}),
+        ...options.body,
+      }),
+      signal: context?.signal ?? null,
+    });
+    if (!response.ok) throw await httpError('anthropic', response);
+    if (options.stream === true) return collect(anthropicTextStream(response), options.onDelta);
+    let message: unknown;
+    try {
+      message = await response.json();
+    } catch (cause) {
+      throw new ProviderError('anthropic: the response body is not JSON', { provider: 'anthropic', status: response.status, code: 'bad_response', cause });
+    }
+    return anthropicText(message);
+  };
+}
