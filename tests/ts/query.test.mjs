@@ -54,7 +54,7 @@ test('a malformed first answer is repaired and coerced: one attempt, its repairs
       assert.equal(h.ok, true);
       assert.equal(h.response, MESSY);
       assert.deepEqual(h.repairs.map((x) => x.kind).sort(), ['single_quotes', 'single_quotes', 'trailing_comma']);
-      assert.deepEqual(h.coercions.map((c) => [c.path, c.rule]), [['/chosenIndex', 'string_to_number']]);
+      assert.deepEqual(h.coercions.map((c) => [c.path, c.rule]), [['/chosenIndex', 'string_to_integer']]);
       assert.equal(server.requests[0].headers.authorization, 'Bearer k');
       assert.equal(server.requests[0].body.model, 'local');
       assert.equal(server.requests[0].prompt, 'Choose.');
