@@ -100,6 +100,8 @@ export async function* serverSentEvents(source: ByteSource): AsyncGenerator<Serv
     return undefined;
   };
   const lines = function* (text: string, end: boolean): Generator<ServerSentEvent> {
+    // An empty chunk changes nothing: in particular a `\r` before it may still be followed by its `\n`.
+    if (text === '' && !end) return;
     if (first && text !== '') {
       first = false;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

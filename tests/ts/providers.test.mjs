@@ -1,0 +1,225 @@
+// Provider helpers: text and tool-call arguments out of OpenAI-compatible chat completions and Anthropic
+// messages, whole and as SSE streams, against recorded payloads and real local HTTP servers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import {
+  serverSentEvents,
+  openAIText,
+  openAIToolArguments,
+  openAITextStream,
+  anthropicText,
+  anthropicToolInput,
+  anthropicTextStream,
+  createOpenAIQuery,
+  createAnthropicQuery,
+  ProviderError,
+  isTransportError,
+  parseAndRepair,
+} from 'llm-response-sanitizer';
+import { startOpenAIServer } from '../../examples/entity-scout/openai-server.mjs';
+
+async function all(iterable) {
+  const out = [];
+  for await (const x of iterable) out.push(x);
+  return out;
+}
+
+const bytes = (s) => new TextEncoder().encode(s);
+
+test('serverSentEvents follows the standard: line ends, comments, BOM, multi-line data, event and id fields', async () => {
+  const body = '\uFEFF: hello\r\nevent: a\r\ndata: one\r\ndata:two\r\nid: 7\r\n\r\n\n\ndata\n\nevent: empty\n\ndata: x\rdata:  y\r\rdata: unfinished';
+  assert.deepEqual(await all(serverSentEvents([body])), [
+    { event: 'a', data: 'one\ntwo', id: '7' },
+    { event: 'message', data: '', id: '7' },
+    { event: 'message', data: 'x\n y', id: '7' },
+  ]);
+});
+
+test('serverSentEvents gives the same events for every split of the bytes, multi-byte characters and CRLF included', async () => {
+  const body = 'event: é\r\ndata: {"t":"naïve 🙂 café"}\r\n\r\ndata: 二\r\n\r\n';
+  const whole = await all(serverSentEvents([bytes(body)]));
+  assert.equal(whole.length, 2);
+  const b = bytes(body);
+  for (let i = 0; i <= b.length; i++) {
+    for (const j of [i, Math.min(b.length, i + 1), Math.min(b.length, i + 3)]) {
+      const parts = [b.slice(0, i), b.slice(i, j), b.slice(j)];
+      assert.deepEqual(await all(serverSentEvents(parts)), whole, `split at ${i},${j}`);
+    }
+  }
+  // As a ReadableStream and as a Response too.
+  const stream = () => new ReadableStream({ start: (c) => (b.forEach((x) => c.enqueue(Uint8Array.of(x))), c.close()) });
+  assert.deepEqual(await all(serverSentEvents(stream())), whole);
+  assert.deepEqual(await all(serverSentEvents(new Response(stream()))), whole);
+  await assert.rejects(all(serverSentEvents(42)), TypeError);
+});
+
+test('serverSentEvents is linear: a 4 MB event in 1-KB chunks and 100,000 small events', async () => {
+  const big = `data: ${'x'.repeat(4_000_000)}\n\n`;
+  const chunks = [];
+  for (let i = 0; i < big.length; i += 1024) chunks.push(big.slice(i, i + 1024));
+  const t = performance.now();
+  const [ev] = await all(serverSentEvents(chunks));
+  assert.equal(ev.data.length, 4_000_000);
+  const many = await all(serverSentEvents(['data: a\n\n'.repeat(100_000)]));
+  assert.equal(many.length, 100_000);
+  assert.ok(performance.now() - t < 20_000);
+});
+
+const completion = (message) => ({ id: 'c', object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'stop' }] });
+
+test('openAIText: string content, content parts, refusals and tool-only messages', () => {
+  assert.equal(openAIText(completion({ role: 'assistant', content: '{"a":1}' })), '{"a":1}');
+  assert.equal(openAIText(completion({ role: 'assistant', content: [{ type: 'text', text: '{"a":' }, { type: 'image_url' }, { type: 'text', text: '1}' }] })), '{"a":1}');
+  assert.throws(() => openAIText(completion({ role: 'assistant', content: null, refusal: 'I will not.' })), (e) => e instanceof ProviderError && e.code === 'refusal');
+  assert.throws(
+    () => openAIText(completion({ role: 'assistant', content: null, tool_calls: [{ function: { name: 'f', arguments: '{}' } }] })),
+    (e) => e.code === 'no_text' && /openAIToolArguments/.test(e.message),
+  );
+  assert.throws(() => openAIText({ choices: [] }), (e) => e.code === 'bad_response');
+  assert.throws(() => openAIText('nope'), TypeError);
+  assert.throws(() => openAIText({ error: { message: 'quota', type: 'insufficient_quota' } }), (e) => e.code === 'insufficient_quota');
+});
+
+test('openAIToolArguments: the first call, a named call, the legacy function_call; the text is what the model wrote', () => {
+  const msg = completion({
+    role: 'assistant',
+    content: null,
+    tool_calls: [
+      { id: '1', type: 'function', function: { name: 'look', arguments: '{"dir": "north"}' } },
+      { id: '2', type: 'function', function: { name: 'act', arguments: "{'chosenIndex': 2,}" } },
+    ],
+  });
+  assert.equal(openAIToolArguments(msg), '{"dir": "north"}');
+  assert.deepEqual(parseAndRepair(openAIToolArguments(msg, { name: 'act' })), { chosenIndex: 2 });
+  assert.throws(() => openAIToolArguments(msg, { name: 'nope' }), (e) => e.code === 'no_tool_call');
+  assert.equal(openAIToolArguments(completion({ role: 'assistant', content: null, function_call: { name: 'f', arguments: '[1]' } })), '[1]');
+});
+
+test('openAITextStream over a real server: text deltas, tool-call argument deltas, and errors', async () => {
+  const text = '<think>hm</think>{"a": [1, 2, 3], "b": "naïve 🙂"}';
+  const server = await startOpenAIServer((req) => (req.prompt === 'tool' ? { toolArguments: "{'x': 1,}", name: 'act', chunkSize: 2 } : req.prompt === 'fail' ? { streamError: 'boom', after: '{"a"' } : { content: text, chunkSize: 5 }));
+  try {
+    const post = (prompt) => fetch(`${server.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: prompt }] }) });
+    const deltas = await all(openAITextStream(await post('text')));
+    assert.equal(deltas.join(''), text);
+    assert.ok(deltas.length >= 10);
+    const args = await all(openAITextStream(await post('tool'), { toolArguments: 'act' }));
+    assert.equal(args.join(''), "{'x': 1,}");
+    assert.deepEqual(await all(openAITextStream(await post('tool'), { toolArguments: 'other' })), []);
+    assert.deepEqual(await all(openAITextStream(await post('tool'))), [], 'no text in a tool call');
+    await assert.rejects(all(openAITextStream(await post('fail'))), (e) => e instanceof ProviderError && e.status === 500 && isTransportError(e));
+    // The non-streaming forms of the same server.
+    const json = async (prompt) => (await fetch(`${server.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: prompt }] }) })).json();
+    assert.equal(openAIText(await json('text')), text);
+    assert.equal(openAIToolArguments(await json('tool'), { name: 'act' }), "{'x': 1,}");
+  } finally {
+    await server.close();
+  }
+  await assert.rejects(all(openAITextStream(['data: {not json\n\n'])), (e) => e.code === 'bad_response');
+});
+
+const anthropicEvents = [
+  ['message_start', { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [] } }],
+  ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } }],
+  ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Pick 2.' } }],
+  ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+  ['content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } }],
+  ['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Sure: {"chosen' } }],
+  ['ping', { type: 'ping' }],
+  ['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Index": 2,}' } }],
+  ['content_block_stop', { type: 'content_block_stop', index: 1 }],
+  ['content_block_start', { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 't', name: 'act', input: {} } }],
+  ['content_block_delta', { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"speech": "Hel' } }],
+  ['content_block_delta', { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: 'lo"}' } }],
+  ['content_block_stop', { type: 'content_block_stop', index: 2 }],
+  ['message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use' } }],
+  ['message_stop', { type: 'message_stop' }],
+];
+const sse = (events) => events.map(([e, d]) => `event: ${e}\ndata: ${JSON.stringify(d)}\n\n`).join('');
+
+test('anthropicText, anthropicToolInput and anthropicTextStream: thinking left out, tool input by name, error events', async () => {
+  const message = {
+    type: 'message',
+    content: [
+      { type: 'thinking', thinking: 'Pick 2.' },
+      { type: 'text', text: 'Sure: {"chosen' },
+      { type: 'text', text: 'Index": 2,}' },
+      { type: 'tool_use', id: 't', name: 'act', input: { speech: 'Hello' } },
+    ],
+  };
+  assert.deepEqual(parseAndRepair(anthropicText(message)), { chosenIndex: 2 });
+  assert.equal(anthropicToolInput(message, { name: 'act' }), '{"speech":"Hello"}');
+  assert.throws(() => anthropicToolInput(message, { name: 'x' }), (e) => e.code === 'no_tool_call');
+  assert.throws(() => anthropicText({ type: 'message', content: [] }), (e) => e.code === 'no_text');
+  assert.throws(() => anthropicText({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }), (e) => e.status === 529 && isTransportError(e));
+
+  assert.equal((await all(anthropicTextStream([sse(anthropicEvents)]))).join(''), 'Sure: {"chosenIndex": 2,}');
+  assert.equal((await all(anthropicTextStream([sse(anthropicEvents)], { toolInput: true }))).join(''), '{"speech": "Hello"}');
+  assert.deepEqual(await all(anthropicTextStream([sse(anthropicEvents)], { toolInput: 'other' })), []);
+  const failing = sse([anthropicEvents[0], ['error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }]]);
+  await assert.rejects(all(anthropicTextStream([failing])), (e) => e instanceof ProviderError && e.status === 529 && e.code === 'overloaded_error' && isTransportError(e));
+});
+
+test('createAnthropicQuery against a local server speaking the messages protocol, streaming and not', async () => {
+  const seen = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      const b = JSON.parse(body);
+      seen.push({ headers: req.headers, body: b, url: req.url });
+      if (seen.length === 1) {
+        res.writeHead(529, { 'content-type': 'application/json', 'retry-after': '0' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
+      } else if (b.stream) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(sse(anthropicEvents));
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'message', content: [{ type: 'text', text: '{"chosenIndex": 2}' }] }));
+      }
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
+  try {
+    const query = createAnthropicQuery({ baseURL, apiKey: 'sk', model: 'claude', system: 'Answer in JSON.', maxTokens: 100 });
+    await assert.rejects(query('p'), (e) => e instanceof ProviderError && e.status === 529 && e.retryAfterMs === 0 && e.code === 'overloaded_error' && /Overloaded/.test(e.message));
+    assert.equal(await query('p'), '{"chosenIndex": 2}');
+    assert.equal(seen[1].url, '/v1/messages');
+    assert.equal(seen[1].headers['x-api-key'], 'sk');
+    assert.equal(seen[1].headers['anthropic-version'], '2023-06-01');
+    assert.deepEqual(seen[1].body, { model: 'claude', max_tokens: 100, messages: [{ role: 'user', content: 'p' }], system: 'Answer in JSON.' });
+    const deltas = [];
+    const streaming = createAnthropicQuery({ baseURL, model: 'claude', stream: true, onDelta: (d) => deltas.push(d) });
+    assert.equal(await streaming('p'), 'Sure: {"chosenIndex": 2,}');
+    assert.deepEqual(deltas, ['Sure: {"chosen', 'Index": 2,}']);
+  } finally {
+    server.close();
+  }
+  assert.throws(() => createAnthropicQuery({}), TypeError);
+  assert.throws(() => createOpenAIQuery({ model: '' }), TypeError);
+});
+
+test('createOpenAIQuery sends the system prompt, options and extra body fields, and reads JSON error bodies', async () => {
+  const server = await startOpenAIServer((req, n) => (n === 0 ? { status: 401, error: 'Incorrect API key provided' } : { content: 'ok' }));
+  try {
+    const query = createOpenAIQuery({ baseURL: `${server.url}/`, model: 'm', system: 'sys', temperature: 0, maxTokens: 50, body: { response_format: { type: 'json_object' } }, headers: { 'x-trace': '1' } });
+    await assert.rejects(query('p'), (e) => e.status === 401 && /HTTP 401.*Incorrect API key/.test(e.message) && !isTransportError(e));
+    assert.equal(await query('p'), 'ok');
+    assert.deepEqual(server.requests[1].body, {
+      model: 'm',
+      messages: [
+        { role: 'system', content: 'sys' },
+        { role: 'user', content: 'p' },
+      ],
+      temperature: 0,
+      max_tokens: 50,
+      response_format: { type: 'json_object' },
+    });
+    assert.equal(server.requests[1].headers['x-trace'], '1');
+  } finally {
+    await server.close();
+  }
+});
