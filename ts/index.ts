@@ -48,6 +48,7 @@ export type {
   QueryContext,
   BackoffOptions,
   CorrectionContext,
+  CheckProblem,
 } from './query.js';
 export {
   openAIText,

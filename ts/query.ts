@@ -69,8 +69,20 @@ export interface QueryWithCorrectionOptions {
    * {@link buildCorrectionPrompt}'s text, so a stateless endpoint still sees the task.
    */
   readonly correctionPrompt?: (context: CorrectionContext) => string;
+  /**
+   * Checks the schema cannot express (one field against another, against the input, …), run on a value that
+   * matched the schema. Each problem returned fails the answer like a schema issue and is fed back the same
+   * way (keyword `check`).
+   */
+  readonly check?: (value: unknown) => readonly CheckProblem[];
   /** Which errors of `query` are transport errors (default {@link isTransportError}). Others end the loop at once. */
   readonly isTransportError?: (error: unknown) => boolean;
+}
+
+/** A problem found by `check`: where (a JSON Pointer) and what. */
+export interface CheckProblem {
+  readonly path: string;
+  readonly message: string;
 }
 
 /** One call to `query`: an answer, checked against the schema, or a transport error. */
@@ -234,6 +246,17 @@ function delay(v: unknown, name: string, fallback: number): number {
   return v;
 }
 
+function checked(check: (value: unknown) => readonly CheckProblem[], value: unknown): SchemaIssue[] {
+  const problems = check(value);
+  if (!Array.isArray(problems)) throw new TypeError('queryWithCorrection: options.check must return an array of {path, message}');
+  return problems.map((p: CheckProblem) => {
+    if (p === null || typeof p !== 'object' || typeof p.path !== 'string' || typeof p.message !== 'string') {
+      throw new TypeError('queryWithCorrection: each problem options.check returns must be {path: string, message: string}');
+    }
+    return { path: p.path, keyword: 'check', message: p.message, schemaPath: '', params: {} };
+  });
+}
+
 function defaultCorrection(c: CorrectionContext): string {
   const fix = buildCorrectionPrompt({ issues: c.issues, invalidOutput: c.response, schema: c.schema });
   return `${c.prompt}\n\n---\n\n${fix}`;
@@ -255,6 +278,7 @@ export async function queryWithCorrection(options: QueryWithCorrectionOptions): 
   assertString(options.prompt, 'queryWithCorrection: options.prompt');
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError('queryWithCorrection: options.signal must be an AbortSignal');
   if (onAttempt !== undefined && typeof onAttempt !== 'function') throw new TypeError('queryWithCorrection: options.onAttempt must be a function');
+  if (options.check !== undefined && typeof options.check !== 'function') throw new TypeError('queryWithCorrection: options.check must be a function');
   const maxRetries = count(options.maxRetries, 'maxRetries', 2);
   const b = options.backoff ?? {};
   const initialDelayMs = delay(b.initialDelayMs, 'backoff.initialDelayMs', 500);
@@ -300,28 +324,31 @@ export async function queryWithCorrection(options: QueryWithCorrectionOptions): 
         throw new TypeError(`queryWithCorrection: options.query must resolve to a string, got ${got}`);
       }
       const result = extract(response, schema, options.extractOptions);
+      let issues = result.issues;
+      if (result.ok && options.check !== undefined) issues = checked(options.check, result.value);
+      const ok = result.ok && issues.length === 0;
       record({
         kind: 'answer',
         attempt,
         prompt,
         response,
-        ok: result.ok,
+        ok,
         value: result.value,
-        issues: result.issues,
+        issues,
         repairs: result.repairs,
         coercions: result.coercions,
         durationMs: performance.now() - started,
       });
-      if (result.ok) return { value: result.value, attempts: attempt, history };
+      if (ok) return { value: result.value, attempts: attempt, history };
       if (attempt > maxRetries) {
-        const first = result.issues[0];
+        const first = issues[0];
         const what = first === undefined ? '' : `; first issue: ${first.path === '' ? 'root' : first.path}: ${first.message}`;
         throw new SchemaValidationError(
-          `queryWithCorrection: no answer matched the schema after ${attempt} attempt${attempt === 1 ? '' : 's'} (${result.issues.length} issue${result.issues.length === 1 ? '' : 's'} in the last${what})`,
-          { issues: result.issues, attempts: attempt, history, lastResponse: response },
+          `queryWithCorrection: no answer matched the schema after ${attempt} attempt${attempt === 1 ? '' : 's'} (${issues.length} issue${issues.length === 1 ? '' : 's'} in the last${what})`,
+          { issues, attempts: attempt, history, lastResponse: response },
         );
       }
-      prompt = correction({ prompt: options.prompt, response, issues: result.issues, schema: schema.schema, attempt });
+      prompt = correction({ prompt: options.prompt, response, issues, schema: schema.schema, attempt });
       assertString(prompt, 'queryWithCorrection: options.correctionPrompt result');
     }
   } finally {

@@ -309,3 +309,20 @@ test('isTransportError: statuses, network codes, fetch failures, and not the res
   assert.equal(isTransportError({ status: 503 }), false, 'only Errors');
   assert.equal(isTransportError(new SyntaxError('Unexpected token')), false);
 });
+
+test('check: problems the schema cannot express fail the answer and are fed back like schema issues', async () => {
+  const prompts = [];
+  const answers = ['{"from": 9, "to": 3}', '{"from": 3, "to": 9}'];
+  const r = await queryWithCorrection({
+    query: (p) => (prompts.push(p), answers[prompts.length - 1]),
+    prompt: 'Give a range.',
+    schema: { type: 'object', properties: { from: { type: 'integer' }, to: { type: 'integer' } }, required: ['from', 'to'] },
+    check: (v) => (v.to < v.from ? [{ path: '/to', message: `must not be below from (${v.from})` }] : []),
+  });
+  assert.deepEqual(r.value, { from: 3, to: 9 });
+  assert.equal(r.attempts, 2);
+  assert.deepEqual(r.history[0].issues.map((i) => [i.path, i.keyword]), [['/to', 'check']]);
+  assert.match(prompts[1], /\/to: must not be below from \(9\) \(received integer 3\)/);
+  await assert.rejects(queryWithCorrection({ query: () => '{}', prompt: 'p', schema: {}, check: () => 'bad' }), TypeError);
+  await assert.rejects(queryWithCorrection({ query: () => '{}', prompt: 'p', schema: {}, check: () => [{ path: 1 }] }), TypeError);
+});
