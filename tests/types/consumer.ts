@@ -1,6 +1,29 @@
 // A consumer of the published types: compiled by `tsc` against the package's own .d.ts (not the sources).
 import {
   init,
+  queryWithCorrection,
+  isTransportError,
+  SchemaValidationError,
+  createOpenAIQuery,
+  createAnthropicQuery,
+  openAIText,
+  openAIToolArguments,
+  openAITextStream,
+  anthropicText,
+  anthropicToolInput,
+  anthropicTextStream,
+  serverSentEvents,
+  ProviderError,
+  type BackoffOptions,
+  type QueryWithCorrectionOptions,
+  type QueryWithCorrectionResult,
+  type QueryContext,
+  type QueryHistoryEntry,
+  type CheckProblem,
+  type CorrectionContext,
+  type Provider,
+  type OpenAIStreamOptions,
+  type ServerSentEvent,
   parseAndRepair,
   repairJson,
   parseDetailed,
@@ -142,3 +165,36 @@ const compileFailed: boolean = (() => {
 })();
 void [coercion, issue, standard, prompt, standardResult, compileFailed, extracted.span?.start, extracted.candidate];
 compiledSchema.free();
+
+// The query loop and the provider helpers.
+async function queryLoop(signal: AbortSignal): Promise<void> {
+  const backoff: BackoffOptions = { initialDelayMs: 100, maxDelayMs: 1_000, maxRetries: 2, jitter: false };
+  const openai = createOpenAIQuery({ baseURL: 'http://localhost:8080/v1', model: 'm', stream: true, onDelta: (d: string) => void d });
+  const anthropic = createAnthropicQuery({ model: 'claude', apiKey: 'k' });
+  const options: QueryWithCorrectionOptions = {
+    query: (p: string, context: QueryContext) => (context.attempt > 1 ? anthropic(p, context) : openai(p, { signal: context.signal })),
+    prompt: 'p',
+    schema: { type: 'object' },
+    maxRetries: 1,
+    signal,
+    backoff,
+    onAttempt: (entry: QueryHistoryEntry) => void (entry.kind === 'answer' ? entry.issues.length : entry.retryInMs),
+    check: (value: unknown): CheckProblem[] => (value === null ? [{ path: '', message: 'null' }] : []),
+    correctionPrompt: (c: CorrectionContext) => `${c.prompt} ${c.issues.length}`,
+  };
+  try {
+    const result: QueryWithCorrectionResult = await queryWithCorrection(options);
+    void [result.value, result.attempts, result.history.length];
+  } catch (e) {
+    if (e instanceof SchemaValidationError) void [e.issues, e.attempts, e.lastResponse];
+    if (e instanceof ProviderError) void [e.status, e.retryAfterMs, e.code, e.provider satisfies Provider];
+    void isTransportError(e);
+  }
+  const response = await fetch('http://localhost:8080/v1/chat/completions');
+  for await (const delta of openAITextStream(response, { toolArguments: 'act' } satisfies OpenAIStreamOptions)) void (delta satisfies string);
+  for await (const delta of anthropicTextStream(response.body!, { toolInput: true })) void (delta satisfies string);
+  for await (const event of serverSentEvents(['data: 1\n\n'])) void (event satisfies ServerSentEvent);
+  const texts: string[] = [openAIText({}), openAIToolArguments({}, { name: 'f' }), anthropicText({}), anthropicToolInput({})];
+  void texts;
+}
+void queryLoop;
