@@ -161,3 +161,26 @@ export function validDocument(seed, bytes) {
 export function entitiesFor(bytes) {
   return Math.max(1, Math.round(bytes / 330));
 }
+
+/**
+ * `count` distinct responses of about 0.3–4 KB for batch runs, each with the value a correct repairer
+ * returns (`null` when there is no JSON): every defect class under every wrapper, valid JSON, and chatter
+ * without JSON.
+ */
+export function responsePool(seed, count) {
+  const pool = [];
+  const hows = ['none', ...WRAPPERS, 'all'];
+  for (let i = 0; i < count; i++) {
+    const kind = i % (DEFECTS.length + 3);
+    const n = 1 + (i % 12);
+    if (kind === DEFECTS.length) {
+      const { text, value } = validDocument(seed + i, 330 * n);
+      pool.push({ text, value });
+    } else if (kind === DEFECTS.length + 1) {
+      pool.push({ text: `I'm sorry, I can't produce that list right now (request ${i}).`, value: null });
+    } else {
+      pool.push(document(seed + i, n, kind === DEFECTS.length + 2 ? 'mixed' : DEFECTS[kind], hows[i % hows.length]));
+    }
+  }
+  return pool;
+}

@@ -138,6 +138,16 @@ const corpusInPage = (page) => page.evaluate(runRepairCorpus, repairFixtures());
 /** Runs every cleaning case through the page's `window.api`. */
 const cleanCasesInPage = (page) => page.evaluate(runCleanCases, cleanCases());
 
+test('the installed command line (the bin npm links) repairs, cleans and runs a JSONL batch', () => {
+  const bin = join(scratch, 'node_modules/.bin/llm-response-sanitizer');
+  const run = (args, input) => execFileSync(bin, args, { cwd: scratch, encoding: 'utf8', input });
+  assert.equal(run(['repair'], "<think>x</think>Sure: {'a': [1, 2,],}"), '{"a":[1,2]}\n');
+  assert.equal(run(['clean'], '<think>x</think>  Hello.  '), 'Hello.\n');
+  assert.equal(run(['repair', '--jsonl'], '"[1,"\n"Sure: {\\"b\\": 2,}"\n'), '{"ok":true,"value":[1]}\n{"ok":true,"value":{"b":2}}\n');
+  assert.match(run(['--help']), /^NAME\n/);
+  assert.equal(run(['--version']).trim(), JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version);
+});
+
 test('a browser page without a bundler imports the package and runs the corpus', async () => {
   writeFileSync(join(scratch, 'plain.html'), `<!doctype html><link rel="icon" href="data:,"><script type="module">
     import * as api from './node_modules/llm-response-sanitizer/dist/browser.js';
