@@ -840,12 +840,20 @@ impl<'a> Parser<'a> {
 
     /// Like [`Self::peek_past_space`], and also past comments: where the next token starts.
     /// A comment that runs to the end of the source ends the look-ahead there (callers then need more
-    /// input in a stream).
-    fn peek_past_space_and_comments(&self, mut i: usize) -> Result<(usize, bool), Stop> {
+    /// input in a stream). With `hash`, `#` to the end of the line is a comment too.
+    fn peek_past_space_and_comments(
+        &self,
+        mut i: usize,
+        hash: bool,
+    ) -> Result<(usize, bool), Stop> {
         let mut newline = false;
         loop {
             let (j, nl) = self.peek_past_space(i);
             newline |= nl;
+            if hash && self.s.get(j) == Some(&b'#') && j < self.end {
+                i = self.line_end(j);
+                continue;
+            }
             if self.s.get(j) != Some(&b'/') || !self.need(j + 1)? {
                 return Ok((j, newline));
             }
@@ -1541,7 +1549,8 @@ impl<'a> Parser<'a> {
             _ if !self.need(after)? => return Ok(true),
             _ => {}
         }
-        let (q, newline) = self.peek_past_space_and_comments(after)?;
+        // After a string, `#` starts a comment as it does in skip_space.
+        let (q, newline) = self.peek_past_space_and_comments(after, true)?;
         if !self.need(q)? {
             return Ok(true);
         }
@@ -1581,12 +1590,15 @@ impl<'a> Parser<'a> {
     /// After a comma that may end a string: does what follows continue the container?
     fn continues_after_comma(&self, i: usize, ctx: Ctx) -> Result<bool, Stop> {
         let s = self.s;
-        let (r, _) = self.peek_past_space_and_comments(i)?;
+        // After a comma in an object a key comes, and `#` starts a comment; in an array a value comes,
+        // and `#` starts an unquoted value (`#fff`).
+        let in_object = ctx == Ctx::Key || self.top() == Some(Container::Object);
+        let (r, _) = self.peek_past_space_and_comments(i, in_object)?;
         if !self.need(r)? {
             return Ok(true);
         }
         let b = s[r];
-        if ctx == Ctx::Key || self.top() == Some(Container::Object) {
+        if in_object {
             return Ok(b == b'}' || self.is_key_ahead(r)?);
         }
         if b == b'-' {
@@ -1596,7 +1608,23 @@ impl<'a> Parser<'a> {
             || matches!(b, b'{' | b'[' | b']')
             || b.is_ascii_digit()
             || (b == b'-' && s.get(r + 1).is_some_and(u8::is_ascii_digit))
-            || self.keyword_at(r)?)
+            || self.keyword_at(r)?
+            || self.is_bare_item_ahead(r)?)
+    }
+
+    /// Whether a whole bare word stands at `i` as an array item (`["a", active]`, `["x", #fff]`): it runs
+    /// to a `,` or `]`. A word that runs on into more text (`["a "b", c d"]`) is not one.
+    fn is_bare_item_ahead(&self, i: usize) -> Result<bool, Stop> {
+        let s = self.s;
+        if !(is_ident_start(s[i]) || s[i] == b'#') {
+            return Ok(false);
+        }
+        let mut k = i + 1;
+        while self.need(k)? && (is_word_byte(s[k]) || s[k] == b'#') {
+            k += 1;
+        }
+        let (r, _) = self.peek_past_space(k);
+        Ok(!self.need(r)? || matches!(s[r], b',' | b']'))
     }
 
     /// Whether a JSON or Python keyword stands at `i` as a whole word.
