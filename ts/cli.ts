@@ -131,6 +131,25 @@ function failure(e: unknown): Outcome {
   return { ok: false, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
 }
 
+/**
+ * A processor from `run`, after one `probe` call: a bad option then is a usage error, not a failure of
+ * every line. Whatever `run` throws becomes that response's failure.
+ */
+function guarded(probe: () => unknown, run: (response: string) => Outcome): Processor {
+  try {
+    probe();
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+  return (response) => {
+    try {
+      return run(response);
+    } catch (e) {
+      return failure(e);
+    }
+  };
+}
+
 function processor(command: string, values: Record<string, string | boolean | string[] | undefined>, schema: CompiledSchema | undefined): Processor {
   const repairOptions: RepairOptions = {
     strict: values.strict === true,
@@ -141,23 +160,14 @@ function processor(command: string, values: Record<string, string | boolean | st
   };
   const report = values.report === true;
   if (command === 'repair') {
-    // Checked once here, so a bad option is a usage error and not a failure of every line.
-    try {
-      repairJson('{}', repairOptions);
-    } catch (e) {
-      throw new UsageError(e instanceof Error ? e.message : String(e));
-    }
-    return (response) => {
-      try {
-        if (report) {
-          const r = parseDetailed(response, repairOptions);
-          return { ok: true, text: oneLine(r.json), json: true, repairs: r.repairs };
-        }
-        return { ok: true, text: oneLine(repairJson(response, repairOptions)), json: true };
-      } catch (e) {
-        return failure(e);
-      }
-    };
+    return guarded(
+      () => repairJson('{}', repairOptions),
+      (response) => {
+        if (!report) return { ok: true, text: oneLine(repairJson(response, repairOptions)), json: true };
+        const r = parseDetailed(response, repairOptions);
+        return { ok: true, text: oneLine(r.json), json: true, repairs: r.repairs };
+      },
+    );
   }
   if (command === 'clean') {
     const start = values['think-start'] as string | undefined;
@@ -172,36 +182,22 @@ function processor(command: string, values: Record<string, string | boolean | st
       removeTimestampPrefix: values['remove-timestamp-prefix'] === true,
       trim: values['no-trim'] !== true,
     };
-    try {
-      clean('', options);
-    } catch (e) {
-      throw new UsageError(e instanceof Error ? e.message : String(e));
-    }
-    return (response) => {
-      try {
-        return { ok: true, text: clean(response, options), json: false };
-      } catch (e) {
-        return failure(e);
-      }
-    };
+    return guarded(
+      () => clean('', options),
+      (response) => ({ ok: true, text: clean(response, options), json: false }),
+    );
   }
   const extractOptions = { ...repairOptions, coerce: values['no-coerce'] !== true };
-  try {
-    extract('{}', schema, extractOptions);
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
-  return (response) => {
-    try {
+  return guarded(
+    () => extract('{}', schema, extractOptions),
+    (response) => {
       const r = extract(response, schema, extractOptions);
       if (r.ok) return { ok: true, text: JSON.stringify(r.value), json: true, repairs: report ? r.repairs : undefined };
       const first = r.issues[0];
       const what = first === undefined ? 'no value matches the schema' : `${first.path === '' ? 'root' : first.path}: ${first.message}`;
       return { ok: false, error: `${r.issues.length} issue${r.issues.length === 1 ? '' : 's'}; ${what}`, issues: r.issues };
-    } catch (e) {
-      return failure(e);
-    }
-  };
+    },
+  );
 }
 
 async function readAll(file: string | undefined, io: Io): Promise<string> {

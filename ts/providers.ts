@@ -387,43 +387,61 @@ async function collect(deltas: AsyncIterable<string>, onDelta: ((d: string) => v
   return text;
 }
 
+/** How one provider's protocol differs: where, which headers, which body, how the answer is read. */
+interface Protocol {
+  readonly provider: Provider;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  body(prompt: string): Record<string, unknown>;
+  text(json: unknown): string;
+  stream(response: Response): AsyncIterable<string>;
+}
+
+/** The query function of a protocol: POST, errors as ProviderError, JSON or streamed answers. */
+function queryOf(options: ProviderQueryOptions, p: Protocol): Query {
+  const doFetch = options.fetch ?? fetch;
+  return async (prompt, context) => {
+    const response = await doFetch(p.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...p.headers, ...options.headers },
+      body: JSON.stringify({
+        ...p.body(prompt),
+        ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+        ...(options.stream === true ? { stream: true } : {}),
+        ...options.body,
+      }),
+      signal: context?.signal ?? null,
+    });
+    if (!response.ok) throw await httpError(p.provider, response);
+    if (options.stream === true) return collect(p.stream(response), options.onDelta);
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch (cause) {
+      throw new ProviderError(`${p.provider}: the response body is not JSON`, { provider: p.provider, status: response.status, code: 'bad_response', cause });
+    }
+    return p.text(json);
+  };
+}
+
 /**
  * A `query` for {@link queryWithCorrection} that asks an OpenAI-compatible `/chat/completions` endpoint
  * (OpenAI, vLLM, llama.cpp, Ollama, LM Studio, …) and resolves to the answer's text. HTTP errors reject with
  * a {@link ProviderError} carrying `status` and `retryAfterMs`, so 429 and 5xx are retried as transport errors.
  */
 export function createOpenAIQuery(options: ProviderQueryOptions): Query {
-  const url = endpoint(options, 'https://api.openai.com/v1', '/chat/completions');
-  const doFetch = options.fetch ?? fetch;
-  return async (prompt, context) => {
-    const messages = [...(options.system === undefined ? [] : [{ role: 'system', content: options.system }]), { role: 'user', content: prompt }];
-    const response = await doFetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
-        ...options.headers,
-      },
-      body: JSON.stringify({
-        model: options.model,
-        messages,
-        ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-        ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
-        ...(options.stream === true ? { stream: true } : {}),
-        ...options.body,
-      }),
-      signal: context?.signal ?? null,
-    });
-    if (!response.ok) throw await httpError('openai', response);
-    if (options.stream === true) return collect(openAITextStream(response), options.onDelta);
-    let completion: unknown;
-    try {
-      completion = await response.json();
-    } catch (cause) {
-      throw new ProviderError('openai: the response body is not JSON', { provider: 'openai', status: response.status, code: 'bad_response', cause });
-    }
-    return openAIText(completion);
-  };
+  return queryOf(options, {
+    provider: 'openai',
+    url: endpoint(options, 'https://api.openai.com/v1', '/chat/completions'),
+    headers: options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` },
+    body: (prompt) => ({
+      model: options.model,
+      messages: [...(options.system === undefined ? [] : [{ role: 'system', content: options.system }]), { role: 'user', content: prompt }],
+      ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
+    }),
+    text: (json) => openAIText(json),
+    stream: (response) => openAITextStream(response),
+  });
 }
 
 /**
@@ -431,36 +449,17 @@ export function createOpenAIQuery(options: ProviderQueryOptions): Query {
  * answer's text. HTTP errors reject with a {@link ProviderError} (529 overloaded and 429 are retried).
  */
 export function createAnthropicQuery(options: ProviderQueryOptions): Query {
-  const url = endpoint(options, 'https://api.anthropic.com/v1', '/messages');
-  const doFetch = options.fetch ?? fetch;
-  return async (prompt, context) => {
-    const response = await doFetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'anthropic-version': '2023-06-01',
-        ...(options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey }),
-        ...options.headers,
-      },
-      body: JSON.stringify({
-        model: options.model,
-        max_tokens: options.maxTokens ?? 4_096,
-        messages: [{ role: 'user', content: prompt }],
-        ...(options.system === undefined ? {} : { system: options.system }),
-        ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-        ...(options.stream === true ? { stream: true } : {}),
-        ...options.body,
-      }),
-      signal: context?.signal ?? null,
-    });
-    if (!response.ok) throw await httpError('anthropic', response);
-    if (options.stream === true) return collect(anthropicTextStream(response), options.onDelta);
-    let message: unknown;
-    try {
-      message = await response.json();
-    } catch (cause) {
-      throw new ProviderError('anthropic: the response body is not JSON', { provider: 'anthropic', status: response.status, code: 'bad_response', cause });
-    }
-    return anthropicText(message);
-  };
+  return queryOf(options, {
+    provider: 'anthropic',
+    url: endpoint(options, 'https://api.anthropic.com/v1', '/messages'),
+    headers: { 'anthropic-version': '2023-06-01', ...(options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey }) },
+    body: (prompt) => ({
+      model: options.model,
+      max_tokens: options.maxTokens ?? 4_096,
+      messages: [{ role: 'user', content: prompt }],
+      ...(options.system === undefined ? {} : { system: options.system }),
+    }),
+    text: (json) => anthropicText(json),
+    stream: (response) => anthropicTextStream(response),
+  });
 }
