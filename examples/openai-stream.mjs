@@ -1,44 +1,15 @@
 // Streams a chat completion from any OpenAI-compatible endpoint and shows the JSON answer growing:
-// SSE events → text deltas → StreamCleaner (think blocks, `Assistant:`) → PartialJsonParser.
+// SSE events → text deltas (openAITextStream) → StreamCleaner (think blocks, `Assistant:`) → PartialJsonParser.
 //
 //   OPENAI_BASE_URL=http://localhost:8080/v1 OPENAI_API_KEY=… MODEL=… node examples/openai-stream.mjs "prompt"
 //
 // Each line of output is the partial value after a chunk, as JSON; the last line is the finished value
 // (what parseAndRepair gives for the whole answer).
-import { StreamCleaner, PartialJsonParser } from 'llm-response-sanitizer';
+import { StreamCleaner, PartialJsonParser, openAITextStream } from 'llm-response-sanitizer';
 
 const base = (process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1').replace(/\/$/, '');
 const prompt =
   process.argv[2] ?? 'You are a game master. Answer with JSON {"chosenIndex": number, "speech": string, "mood": "calm"|"angry"}.';
-
-/** The `data:` payloads of a server-sent-events body, one per event. */
-async function* sseData(body) {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const bytes of body) {
-    buffer += decoder.decode(bytes, { stream: true });
-    let end;
-    while ((end = buffer.search(/\r?\n\r?\n/)) !== -1) {
-      const event = buffer.slice(0, end);
-      buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
-      const data = event
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).replace(/^ /, ''))
-        .join('\n');
-      if (data !== '') yield data;
-    }
-  }
-}
-
-/** The text deltas of an OpenAI-compatible chat-completions stream. */
-async function* textDeltas(body) {
-  for await (const data of sseData(body)) {
-    if (data === '[DONE]') return;
-    const delta = JSON.parse(data).choices?.[0]?.delta?.content;
-    if (typeof delta === 'string' && delta !== '') yield delta;
-  }
-}
 
 const response = await fetch(`${base}/chat/completions`, {
   method: 'POST',
@@ -59,7 +30,7 @@ try {
     const line = JSON.stringify(value);
     if (line !== undefined && line !== shown) console.log((shown = line));
   };
-  for await (const delta of textDeltas(response.body)) {
+  for await (const delta of openAITextStream(response)) {
     const text = cleaner.push(delta);
     if (text !== '') show(parser.push(text).value);
   }

@@ -282,14 +282,20 @@ function drained(stream: NodeJS.WritableStream): Promise<void> {
 class Output {
   #buffer = '';
   #closed = false;
+  /** A write error other than the reader leaving (a full disk, …). */
+  error: Error | undefined;
   constructor(readonly stream: NodeJS.WritableStream) {
     stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') this.#closed = true;
-      else throw e;
+      this.#closed = true;
+      if (e.code !== 'EPIPE') this.error = e;
     });
   }
   get closed(): boolean {
     return this.#closed;
+  }
+  /** Throws the write error, if there was one, as a usage-level failure (exit 2). */
+  check(): void {
+    if (this.error !== undefined) throw new UsageError(`cannot write the output: ${this.error.message}`);
   }
   async write(s: string): Promise<void> {
     this.#buffer += s;
@@ -350,6 +356,7 @@ async function batch(run: Processor, file: string | undefined, values: Record<st
     if (progress) io.stderr.write('\r\x1b[K');
     throw new UsageError(`cannot read ${file ?? 'standard input'}: ${(e as Error).message}`);
   }
+  out.check();
   if (progress) io.stderr.write('\r\x1b[K');
   if (values.stats === true) {
     io.stderr.write(`${status()}; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB\n`);
@@ -388,6 +395,7 @@ async function single(run: Processor, file: string | undefined, values: Record<s
     const shown = outcome.json && indent !== undefined ? JSON.stringify(JSON.parse(outcome.text), null, indent) : outcome.text;
     await out.write(`${shown}\n`);
     await out.flush();
+    out.check();
   } else if (outcome.issues !== undefined) {
     for (const i of outcome.issues as { path: string; message: string; keyword: string }[]) io.stderr.write(`${i.path === '' ? '(root)' : i.path}: ${i.message} [${i.keyword}]\n`);
   } else {

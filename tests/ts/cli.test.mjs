@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readFileSync, rmSync, existsSync, openSync, closeSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -137,6 +137,19 @@ test('--jsonl: one output line per input line, in order, bad lines isolated, CRL
   assert.equal(bad.ok, false);
   assert.match(bad.error, /^line 2: 1 issue; \/speech: /);
   assert.deepEqual(bad.issues.map((i) => i.keyword), ['required']);
+});
+
+test('a failed write (a full disk) is exit 2 with a message, in both modes', { skip: !existsSync('/dev/full') }, () => {
+  for (const args of [['repair'], ['repair', '--jsonl']]) {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [cli, ...args], { input: args.length > 1 ? '"[1]"\n' : '[1]', stdio: ['pipe', full, 'pipe'], encoding: 'utf8' });
+      assert.equal(r.status, 2, args.join(' '));
+      assert.match(r.stderr, /^llm-response-sanitizer: cannot write the output: .*ENOSPC/);
+    } finally {
+      closeSync(full);
+    }
+  }
 });
 
 test('--jsonl --field reads a property; --max-line-bytes fails a long line without holding it', () => {
