@@ -228,13 +228,11 @@ async function* lines(source: AsyncIterable<Buffer | string>, maxBytes: number):
   let parts: Buffer[] = [];
   let size = 0;
   let overlong = false;
-  let pending = false; // some bytes of an unfinished line were seen
   const take = (): Buffer | null => {
     const line = overlong ? null : parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
     parts = [];
     size = 0;
     overlong = false;
-    pending = false;
     if (line !== null && line.length > 0 && line[line.length - 1] === 0x0d) return line.subarray(0, line.length - 1);
     return line;
   };
@@ -244,7 +242,6 @@ async function* lines(source: AsyncIterable<Buffer | string>, maxBytes: number):
     for (;;) {
       const nl = chunk.indexOf(0x0a, pos);
       const end = nl === -1 ? chunk.length : nl;
-      if (end > pos || nl !== -1) pending = true;
       if (!overlong) {
         if (size + (end - pos) > maxBytes) {
           overlong = true;
@@ -262,7 +259,8 @@ async function* lines(source: AsyncIterable<Buffer | string>, maxBytes: number):
     // Keep only what is pending; a subarray would pin the whole chunk.
     if (parts.length > 0 && parts[parts.length - 1]!.buffer === chunk.buffer) parts[parts.length - 1] = Buffer.from(parts[parts.length - 1]!);
   }
-  if (pending) yield take();
+  // A last line without a newline.
+  if (size > 0 || overlong) yield take();
 }
 
 /** Resolves at the stream's next `drain` or `close`, leaving no listener behind. */

@@ -184,7 +184,7 @@ export function isTransportError(error: unknown): boolean {
   return error instanceof TypeError && /^fetch failed$|network ?error|failed to fetch|load failed/i.test(error.message);
 }
 
-/** The server's `Retry-After`, in ms, when the error carries one (`retryAfterMs`, or a `headers` object). */
+/** The server's `Retry-After`, in ms, when the error carries one as `retryAfterMs` (as {@link ProviderError} does). */
 function retryAfterOf(e: unknown): number | undefined {
   const ms = field(e, 'retryAfterMs');
   if (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0) return ms;
@@ -310,8 +310,13 @@ export async function queryWithCorrection(options: QueryWithCorrectionOptions): 
         } catch (error) {
           if (signal?.aborted) throw abortError(signal);
           if (!transient(error)) throw error;
-          const base = Math.min(maxDelayMs, initialDelayMs * 2 ** failures);
-          const wait = failures < transportRetries ? Math.min(maxDelayMs, Math.max(retryAfterOf(error) ?? 0, jitter ? base / 2 + (Math.random() * base) / 2 : base)) : undefined;
+          let wait: number | undefined;
+          if (failures < transportRetries) {
+            // Doubling from initialDelayMs, jittered between half and all of it, never under Retry-After.
+            const base = Math.min(maxDelayMs, initialDelayMs * 2 ** failures);
+            const backoff = jitter ? base / 2 + (Math.random() * base) / 2 : base;
+            wait = Math.min(maxDelayMs, Math.max(retryAfterOf(error) ?? 0, backoff));
+          }
           record({ kind: 'transport_error', attempt, prompt, error, retryInMs: wait, durationMs: performance.now() - started });
           if (wait === undefined) throw error;
           await sleep(wait, signal);
