@@ -18,6 +18,8 @@ use super::record::{Repair, RepairKind, RepairSet};
 use crate::error::ErrorKind;
 use std::cell::Cell;
 
+mod fast;
+
 /// Why the parser stopped before the value was complete.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stop {
@@ -150,6 +152,8 @@ pub(crate) struct Parser<'a> {
     /// next line break. Look-aheads move forward, so each byte is searched at most once: linear time.
     block_end: Cell<(usize, usize)>,
     line_break: Cell<(usize, usize)>,
+    /// Whether complete input is read through the fast lane (off only to test it against the general steps).
+    fast: bool,
 }
 
 /// Bytes that interrupt the bulk copy of string content, for `"`-delimited and `'`-delimited strings.
@@ -369,6 +373,7 @@ impl<'a> Parser<'a> {
             curly_closes: !forbid.contains(RepairKind::CurlyQuotes),
             block_end: Cell::new((usize::MAX, 0)),
             line_break: Cell::new((usize::MAX, 0)),
+            fast: true,
         }
     }
 
@@ -423,12 +428,19 @@ impl<'a> Parser<'a> {
             curly_closes: self.curly_closes,
             block_end: self.block_end,
             line_break: self.line_break,
+            fast: self.fast,
         }
     }
 
     /// Runs steps until the value is complete, or (with `more`) until a step needs more input.
     pub fn advance(&mut self) -> Step {
         loop {
+            if self.fast
+                && !self.more
+                && matches!(self.state, State::Value | State::Key | State::AfterValue)
+            {
+                self.fast_lane()?;
+            }
             // Strings read their own whitespace, and see the end of the input themselves.
             match self.state {
                 State::Str => {

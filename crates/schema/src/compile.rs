@@ -274,6 +274,29 @@ fn invalid(code: &'static str, message: String, at: &str) -> SchemaError {
     }
 }
 
+/// A JSON Pointer reference token with `~1` read as `/` and `~0` as `~` (RFC 6901 §4).
+fn unescape_pointer_token(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '~' {
+            out.push(c);
+            continue;
+        }
+        let rest = chars.as_str();
+        match rest.as_bytes().first() {
+            Some(b'1') => out.push('/'),
+            Some(b'0') => out.push('~'),
+            _ => {
+                out.push('~');
+                continue;
+            }
+        }
+        chars = rest[1..].chars();
+    }
+    out
+}
+
 /// The value at JSON Pointer `pointer` (already percent-decoded) inside `root`.
 fn at_pointer<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
     if pointer.is_empty() {
@@ -281,7 +304,7 @@ fn at_pointer<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
     }
     let mut v = root;
     for raw in pointer.strip_prefix('/')?.split('/') {
-        let token = raw.replace("~1", "/").replace("~0", "~");
+        let token = unescape_pointer_token(raw);
         v = match v {
             Value::Object(_) => v.get(&token)?,
             Value::Array(items) => {

@@ -73,7 +73,7 @@ fn remove_dots(path: &str) -> String {
             s => out.push(s),
         }
     }
-    let joined = out.join("/");
+    let joined = crate::join(out, "/");
     if absolute && !joined.starts_with('/') {
         format!("/{joined}")
     } else {

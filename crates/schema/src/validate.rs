@@ -411,7 +411,10 @@ impl Validator<'_> {
                 if !kinds.iter().any(|k| inst.is(*k)) {
                     let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
                     let got = inst.kind().name();
-                    let message = format!("must be {}, got {got}", names.join(" or "));
+                    let message = format!(
+                        "must be {}, got {got}",
+                        crate::join(names.iter().copied(), " or ")
+                    );
                     let params = obj(vec![
                         (
                             "type",
@@ -428,7 +431,7 @@ impl Validator<'_> {
                     let more = if values.len() > 20 { ", …" } else { "" };
                     let message = format!(
                         "must be one of {}{more}, got {}",
-                        shown.join(", "),
+                        crate::join(shown.iter().map(String::as_str), ", "),
                         show(inst)
                     );
                     self.fail(

@@ -1,0 +1,477 @@
+//! The fast lane: the common tokens inside an object or array, read without the general state machine.
+//!
+//! Most of an LLM response is plain JSON even when it needs repairs, and the repairs that fill whole
+//! documents (single-quoted strings, unquoted keys, Python literals, missing and trailing commas) are
+//! local. The fast lane reads those tokens in a tight loop and, for a value string followed by a comma
+//! and a key, decides where the string ends and reads the key in one scan instead of two.
+//!
+//! It is an optimisation only: every token it takes leaves the parser exactly as the general steps
+//! would (the same output, repairs, stack and state), and at the first byte it is not sure of it
+//! returns without having consumed that token, and the general step reads it. Whatever decision the
+//! general parser would base on a look-ahead is taken here only when the same bytes are in view, so the
+//! two agree on every input (a property test runs both). It runs only on complete input (`!more`):
+//! streams keep the general steps, whose suspensions carry the any-chunking guarantee.
+
+use super::{Container, Parser, State, Step, SPECIAL_DOUBLE, SPECIAL_SINGLE};
+use crate::repair::chars::{skip_plain_string_bytes, RDQUO, RSQUO};
+use crate::repair::record::RepairKind;
+
+/// JSON whitespace.
+#[inline(always)]
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// The first offset at or after `i` that is not JSON whitespace.
+#[inline(always)]
+fn skip_ws(s: &[u8], mut i: usize, end: usize) -> usize {
+    while i < end && is_ws(s[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// Bytes that end a number or keyword in the fast lane: what the general parser would also take as the
+/// end of the token (`ends_token`) and that is not a word byte extending it.
+#[inline(always)]
+fn is_token_end(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t' | b',' | b'}' | b']')
+}
+
+/// Bytes of an unquoted key the fast lane reads: ASCII identifier bytes that the general parser copies
+/// verbatim and that also continue a word in its key look-ahead.
+#[inline(always)]
+fn is_key_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-')
+}
+
+/// The offset of the closing `quote` of string content starting at `i`, when every byte before it is
+/// content the general parser copies verbatim: no control character, only valid escapes, no
+/// typographic quote that could close the string, and (single-quoted) no `"` that would need escaping.
+/// `None` when the content holds anything else or the input ends first.
+#[inline]
+fn plain_content_end(s: &[u8], mut i: usize, end: usize, quote: u8) -> Option<usize> {
+    let single = quote == b'\'';
+    let table = if single {
+        &SPECIAL_SINGLE
+    } else {
+        &SPECIAL_DOUBLE
+    };
+    loop {
+        i = skip_plain_string_bytes(s, i, end, single);
+        while i < end && !table[s[i] as usize] {
+            i += 1;
+        }
+        if i >= end {
+            return None;
+        }
+        match s[i] {
+            b if b == quote => return Some(i),
+            b'\\' => match s.get(i + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') if i + 1 < end => {
+                    i += 2
+                }
+                Some(b'u') if i + 6 <= end && s[i + 2..i + 6].iter().all(u8::is_ascii_hexdigit) => {
+                    i += 6
+                }
+                _ => return None,
+            },
+            0xE2 => {
+                // Only the closing typographic quote of the string's own kind may end it.
+                let closer = if single { RSQUO } else { RDQUO };
+                if i + 3 > end || &s[i..i + 3] == closer {
+                    return None;
+                }
+                i += 1;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// A key the fast lane can read at `i`: `(content start, content end, offset after the colon)`, for a
+/// quoted key with plain content (`quote` is its quote byte) or an unquoted ASCII identifier (`quote`
+/// 0), followed by spaces and a colon on the same line.
+#[inline]
+fn plain_key(s: &[u8], i: usize, end: usize) -> Option<(u8, usize, usize, usize)> {
+    let b = *s.get(i)?;
+    let (quote, start, stop, after) = if b == b'"' || b == b'\'' {
+        let close = plain_content_end(s, i + 1, end, b)?;
+        (b, i + 1, close, close + 1)
+    } else if b.is_ascii_alphabetic() || matches!(b, b'_' | b'$') {
+        let mut k = i + 1;
+        while k < end && is_key_byte(s[k]) {
+            k += 1;
+        }
+        (0, i, k, k)
+    } else {
+        return None;
+    };
+    let mut k = after;
+    while k < end && matches!(s[k], b' ' | b'\t') {
+        k += 1;
+    }
+    (k < end && s[k] == b':').then_some((quote, start, stop, k + 1))
+}
+
+/// Whether a strict JSON number is exactly `tok`.
+#[inline(always)]
+fn is_strict_number(tok: &[u8]) -> bool {
+    let n = tok.len();
+    let mut i = (tok.first() == Some(&b'-')) as usize;
+    let digits = |i: &mut usize| {
+        let from = *i;
+        while *i < n && tok[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i > from
+    };
+    match tok.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            digits(&mut i);
+        }
+        _ => return false,
+    }
+    if tok.get(i) == Some(&b'.') {
+        i += 1;
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    if matches!(tok.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(tok.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    i == n
+}
+
+/// The keywords the fast lane reads, with their JSON and the repair they are.
+const WORDS: [(&[u8], &[u8], Option<RepairKind>); 6] = [
+    (b"true", b"true", None),
+    (b"false", b"false", None),
+    (b"null", b"null", None),
+    (b"True", b"true", Some(RepairKind::PythonLiteral)),
+    (b"False", b"false", Some(RepairKind::PythonLiteral)),
+    (b"None", b"null", Some(RepairKind::PythonLiteral)),
+];
+
+impl Parser<'_> {
+    /// Reads tokens in the fast lane until one needs the general steps; see the module documentation.
+    /// Returns the errors the general steps would return for the same tokens.
+    #[inline(never)]
+    pub(super) fn fast_lane(&mut self) -> Step {
+        let s = self.s;
+        loop {
+            let end = self.end;
+            let in_object = match self.stack.last() {
+                Some(f) if f.kind == Container::Object => true,
+                Some(f) if f.kind == Container::Array => false,
+                _ => return Ok(()),
+            };
+            let pos = skip_ws(s, self.pos, end);
+            // The general step skips the same whitespace first.
+            self.pos = pos;
+            if pos >= end {
+                return Ok(());
+            }
+            let b = s[pos];
+            match self.state {
+                State::AfterValue => match b {
+                    b',' => {
+                        self.pending_comma = Some(pos);
+                        self.pos = pos + 1;
+                        self.state = if in_object { State::Key } else { State::Value };
+                    }
+                    b'}' if in_object => self.close_with(b)?,
+                    b']' if !in_object => self.close_with(b)?,
+                    // repair: `[1 2]`, `{"a": 1 "b": 2}`
+                    b'"' | b'\'' | b'{' | b'[' | b'_' | b'$' | b'-' | b'+' => {
+                        self.missing_comma(in_object)?
+                    }
+                    _ if b.is_ascii_alphanumeric() => self.missing_comma(in_object)?,
+                    _ => return Ok(()),
+                },
+                State::Key => match b {
+                    b'}' | b']' => self.close_with(b)?,
+                    _ => match plain_key(s, pos, end) {
+                        Some(key) => self.fast_key(key)?,
+                        None => return Ok(()),
+                    },
+                },
+                State::Value => match b {
+                    b'"' | b'\'' => {
+                        if !self.fast_string(b, in_object)? {
+                            return Ok(());
+                        }
+                    }
+                    b'{' => self.open(Container::Object)?,
+                    b'[' => self.open(Container::Array)?,
+                    b']' if !in_object => self.close_with(b)?,
+                    b'-' | b'0'..=b'9' => {
+                        let mut k = pos + 1;
+                        while k < end
+                            && matches!(s[k], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                        {
+                            k += 1;
+                        }
+                        if k >= end || !is_token_end(s[k]) || !is_strict_number(&s[pos..k]) {
+                            return Ok(());
+                        }
+                        self.begin_value();
+                        self.out.extend_from_slice(&s[pos..k]);
+                        self.pos = k;
+                        self.value_done();
+                    }
+                    b't' | b'f' | b'n' | b'T' | b'F' | b'N' => {
+                        let found = WORDS.iter().find(|(word, _, _)| {
+                            s[pos..end].starts_with(word)
+                                && s.get(pos + word.len()).is_some_and(|&c| is_token_end(c))
+                                && pos + word.len() < end
+                        });
+                        let Some(&(word, json, kind)) = found else {
+                            return Ok(());
+                        };
+                        self.begin_value();
+                        if let Some(kind) = kind {
+                            self.record(kind, pos)?;
+                        }
+                        self.out.extend_from_slice(json);
+                        self.pos = pos + word.len();
+                        self.value_done();
+                    }
+                    _ => return Ok(()),
+                },
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// Writes the input bytes `content` as string content between quotes, then `tail` (after the opening
+    /// quote, so the closing quote is part of `tail`).
+    #[inline(never)]
+    fn write_quoted(&mut self, content: std::ops::Range<usize>, tail: &[u8]) {
+        self.out.reserve(content.len() + 1 + tail.len());
+        self.out.push(b'"');
+        self.out.extend_from_slice(&self.s[content]);
+        self.out.extend_from_slice(tail);
+    }
+
+    /// repair: a missing comma before the token at `pos`, as the general `after_value` makes it.
+    #[inline]
+    fn missing_comma(&mut self, in_object: bool) -> Step {
+        self.record(RepairKind::MissingComma, self.pos)?;
+        self.state = if in_object { State::Key } else { State::Value };
+        Ok(())
+    }
+
+    /// Writes a key found by [`plain_key`] at `pos` and its colon, as the general `key` (or
+    /// `unquoted_key`) and `after_key` steps do.
+    #[inline]
+    fn fast_key(&mut self, (quote, start, stop, after): (u8, usize, usize, usize)) -> Step {
+        let at = self.pos;
+        self.begin_item();
+        match quote {
+            b'\'' => self.record(RepairKind::SingleQuotes, at)?,
+            0 => self.record(RepairKind::UnquotedKey, at)?,
+            _ => {}
+        }
+        self.write_quoted(start..stop, b"\":");
+        self.pos = after;
+        self.state = State::Value;
+        Ok(())
+    }
+
+    /// A value string opened by `quote` at `pos`, taken when its end is certain from what follows it:
+    /// a closing bracket, a comma and what the container expects next, or spaces and another quote.
+    /// Reads the key that follows a comma in an object too. `Ok(false)` when it took nothing.
+    #[inline]
+    fn fast_string(&mut self, quote: u8, in_object: bool) -> Result<bool, super::Stop> {
+        let s = self.s;
+        let end = self.end;
+        let open = self.pos;
+        let Some(close) = plain_content_end(s, open + 1, end, quote) else {
+            return Ok(false);
+        };
+        let after = close + 1;
+        let n = skip_ws(s, after, end);
+        if n >= end {
+            return Ok(false);
+        }
+        let mut key = None;
+        let ends = match s[n] {
+            b'}' | b']' => true,
+            // repair (made by the next step): a missing comma before the quote
+            b'"' | b'\'' => n > after,
+            b',' => {
+                let r = skip_ws(s, n + 1, end);
+                match s.get(r) {
+                    _ if r >= end => false,
+                    Some(b'}') if in_object => true,
+                    Some(_) if in_object => {
+                        key = plain_key(s, r, end).map(|k| (r, k));
+                        key.is_some()
+                    }
+                    Some(b'"' | b'\'' | b'{' | b'[' | b']' | b'0'..=b'9') => true,
+                    Some(b'-') => s.get(r + 1).is_some_and(u8::is_ascii_digit) && r + 1 < end,
+                    _ => false,
+                }
+            }
+            _ => false,
+        };
+        if !ends {
+            return Ok(false);
+        }
+        self.begin_value();
+        if quote == b'\'' {
+            self.record(RepairKind::SingleQuotes, open)?;
+        }
+        self.write_quoted(open + 1..close, b"\"");
+        self.pos = after;
+        self.value_done();
+        if let Some((r, k)) = key {
+            self.pending_comma = Some(n);
+            self.pos = r;
+            self.fast_key(k)?;
+        }
+        Ok(true)
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::super::{Output, Parser, Stop};
+    use crate::repair::record::RepairSet;
+    use proptest::prelude::*;
+
+    /// Fragments that sit on the fast lane's edges: what it takes, and the bytes next to it that it
+    /// must leave to the general steps.
+    const TOKENS: &[&str] = &[
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        " ",
+        "\n",
+        "\t",
+        "\r",
+        "\"",
+        "'",
+        "\"k\"",
+        "'k'",
+        "k",
+        "k-1",
+        "$k",
+        "a.b",
+        "\"v\"",
+        "'v'",
+        "\"a b\"",
+        "\\",
+        "\\\"",
+        "\\'",
+        "\\n",
+        "\\u00e9",
+        "\\u12",
+        "\\d",
+        "é",
+        "“",
+        "”",
+        "‘",
+        "’",
+        "—",
+        "…",
+        "...",
+        "\u{a0}",
+        "\u{200b}",
+        "1",
+        "-",
+        "0",
+        "01",
+        "1.5",
+        "1.",
+        "-2e+3",
+        "1e",
+        "+1",
+        "12px",
+        "true",
+        "false",
+        "null",
+        "True",
+        "False",
+        "None",
+        "tru",
+        "nullx",
+        "NaN",
+        "undefined",
+        "f(",
+        ")",
+        "//",
+        "/*",
+        "*/",
+        "#",
+        "```",
+        "~~~",
+        "<|im_end|>",
+        "=",
+        "+",
+        "\"k\": ",
+        "'k': ",
+        "k: ",
+        ", \"k\":",
+        ",\n  \"k\": ",
+    ];
+
+    fn soup() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(TOKENS), 0..60).prop_map(|t| t.concat())
+    }
+
+    fn run(text: &str, fast: bool, forbid: RepairSet) -> Result<Output, Stop> {
+        let mut p = Parser::new(text.as_bytes(), 0, None, forbid, 64);
+        p.fast = fast;
+        p.run()
+    }
+
+    fn same(text: &str, forbid: RepairSet) -> Result<(), TestCaseError> {
+        let (general, fast) = (run(text, false, forbid), run(text, true, forbid));
+        match (&general, &fast) {
+            (Ok(g), Ok(f)) => {
+                prop_assert_eq!(&g.json, &f.json, "json of {:?}", text);
+                prop_assert_eq!(&g.repairs, &f.repairs, "repairs of {:?}", text);
+                prop_assert_eq!(g.end, f.end, "end of {:?}", text);
+            }
+            (Err(g), Err(f)) => prop_assert_eq!(g, f, "error of {:?}", text),
+            _ => prop_assert!(
+                false,
+                "{:?}: general {:?}, fast {:?}",
+                text,
+                general.map(|o| o.json),
+                fast.map(|o| o.json)
+            ),
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        /// The fast lane leaves the parser exactly as the general steps do: same JSON, repairs, end.
+        #[test]
+        fn fast_lane_equals_general_steps(body in soup(), object in any::<bool>()) {
+            let text = if object { format!("{{{body}") } else { format!("[{body}") };
+            same(&text, RepairSet::NONE)?;
+        }
+
+        /// The same with every repair forbidden (the strict pass): same errors at the same offsets.
+        #[test]
+        fn fast_lane_equals_general_steps_when_strict(body in soup()) {
+            same(&format!("{{{body}"), RepairSet::ALL)?;
+        }
+    }
+}
