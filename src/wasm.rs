@@ -6,10 +6,10 @@
 //! line and column (see [`crate::position`]).
 
 use crate::position::{locate_all, Location};
-use crate::repair::json_string;
+use crate::repair::{json_string, push_ascii_json};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema};
 use crate::{
-    ascii_json, repair, CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairKind,
+    repair, CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairKind,
     RepairOptions, RepairSet, Repaired, ThinkTag,
 };
 use std::cell::RefCell;
@@ -139,7 +139,7 @@ fn result_string(text: &str, result: Result<Repaired, Error>, report: bool, asci
     }
     s.push_str("}\n");
     if ascii {
-        s.push_str(&ascii_json(&out.json));
+        push_ascii_json(&mut s, &out.json);
     } else {
         s.push_str(&out.json);
     }

@@ -193,16 +193,22 @@ pub(crate) fn repaired(text: &str, parse: SourceParse) -> Repaired {
 /// assert_eq!(llm_response_sanitizer::ascii_json(r#"{"café":"😀"}"#), r#"{"caf\u00e9":"\ud83d\ude00"}"#);
 /// ```
 pub fn ascii_json(json: &str) -> std::borrow::Cow<'_, str> {
-    let mut ascii = ascii_prefix_len(json.as_bytes());
-    if ascii == json.len() {
+    if ascii_prefix_len(json.as_bytes()) == json.len() {
         return std::borrow::Cow::Borrowed(json);
     }
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(json.len() + json.len() / 4);
+    push_ascii_json(&mut out, json);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Appends [`ascii_json`] of `json` to `out` without an intermediate copy.
+pub(crate) fn push_ascii_json(out: &mut String, json: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut rest = json;
     let mut units = [0u16; 2];
-    while !rest.is_empty() {
+    loop {
         // Copy the ASCII run in one piece, then escape the one character after it.
+        let ascii = ascii_prefix_len(rest.as_bytes());
         out.push_str(&rest[..ascii]);
         rest = &rest[ascii..];
         let Some(c) = rest.chars().next() else { break };
@@ -213,9 +219,7 @@ pub fn ascii_json(json: &str) -> std::borrow::Cow<'_, str> {
             }
         }
         rest = &rest[c.len_utf8()..];
-        ascii = ascii_prefix_len(rest.as_bytes());
     }
-    std::borrow::Cow::Owned(out)
 }
 
 /// Length of the longest ASCII prefix of `bytes`, eight bytes at a time.
