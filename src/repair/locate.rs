@@ -4,7 +4,7 @@
 //! fence's language tag, one word), so locating is linear in the length of the text.
 
 use super::chars::{
-    invisible_len, is_ident_start, is_json_ws, is_word_byte, quote_at, starts_with_at,
+    find_byte3, invisible_len, is_ident_start, is_json_ws, is_word_byte, quote_at, starts_with_at,
     starts_with_ignore_case, NBSP,
 };
 use super::record::{Repair, RepairKind};
@@ -102,8 +102,8 @@ fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> (Option<u
     }
     // A closing tag with no opening tag before it: the chat template emitted the opening tag.
     let mut p = from;
-    while let Some(off) = memchr(b'<', &s[p..]) {
-        p += off;
+    while let Some(at) = find_byte3(s, p, b'<', b'<', b'<') {
+        p = at;
         if think_tag_at(s, p, false).is_some() {
             return (Some(from), true);
         }
@@ -187,7 +187,7 @@ fn end_of_fence(s: &[u8], from: usize, marker: u8) -> usize {
 fn find_fenced(s: &[u8], from: usize) -> Option<(usize, Fence)> {
     let mut p = from;
     while p < s.len() {
-        p += memchr3(b'`', b'~', b'<', &s[p..])?;
+        p = find_byte3(s, p, b'`', b'~', b'<')?;
         if s[p] == b'<' {
             p = match think_tag_at(s, p, false) {
                 Some((len, name)) => end_of_block(s, p + len, name)?,
