@@ -252,16 +252,16 @@ impl Parser<'_> {
         }
     }
 
-    /// Writes `"`, the input bytes `content` and then `tail` (which holds the closing quote).
+    /// Writes the input bytes `content` as a JSON string, and a colon after it for a key.
     #[inline(never)]
-    fn write_quoted(&mut self, content: std::ops::Range<usize>, tail: &[u8]) {
+    fn write_quoted(&mut self, content: std::ops::Range<usize>, colon: bool) {
         let (s, out) = (self.s, &mut self.out);
-        out.reserve(content.len() + tail.len() + 9);
+        out.reserve(content.len() + 10);
         out.push(b'"');
         let len = out.len() + content.len();
         if content.len() <= 32 && content.end + 8 <= s.len() {
             // Short content (most keys and values) in eight-byte blocks, which compile to plain loads and
-            // stores; a general copy is a call into the host in wasm. The overshoot is cut off below.
+            // stores; a copy of unknown length is a call into the host in wasm. The overshoot is cut off.
             let mut i = content.start;
             while i < content.end {
                 let mut block = [0u8; 8];
@@ -273,7 +273,10 @@ impl Parser<'_> {
         } else {
             out.extend_from_slice(&s[content]);
         }
-        out.extend_from_slice(tail);
+        out.push(b'"');
+        if colon {
+            out.push(b':');
+        }
     }
 
     /// repair: a missing comma before the token at `pos`, as the general `after_value` makes it.
@@ -295,7 +298,7 @@ impl Parser<'_> {
             0 => self.record(RepairKind::UnquotedKey, at)?,
             _ => {}
         }
-        self.write_quoted(start..stop, b"\":");
+        self.write_quoted(start..stop, true);
         self.pos = after;
         self.state = State::Value;
         Ok(())
@@ -345,7 +348,7 @@ impl Parser<'_> {
         if quote == b'\'' {
             self.record(RepairKind::SingleQuotes, open)?;
         }
-        self.write_quoted(open + 1..close, b"\"");
+        self.write_quoted(open + 1..close, false);
         self.pos = after;
         self.value_done();
         if let Some((r, k)) = key {
