@@ -188,6 +188,35 @@ const KEYWORDS: [(&[u8], &[u8], Option<RepairKind>); 9] = [
     (b"Infinity", b"null", Some(RepairKind::NonJsonLiteral)),
 ];
 
+/// Appends `s[range]` to `out`. Short ranges go in eight-byte blocks while `s` has the bytes past the
+/// range, and the overshoot is cut off: in wasm a copy of unknown length is a call into the host, which
+/// costs more than the copy itself for the short runs a parser writes.
+#[inline]
+fn copy_from(out: &mut Vec<u8>, s: &[u8], range: std::ops::Range<usize>) {
+    if range.len() <= 32 && range.end + 8 <= s.len() {
+        let len = out.len() + range.len();
+        out.reserve(range.len() + 8);
+        let mut i = range.start;
+        while i < range.end {
+            let mut block = [0u8; 8];
+            block.copy_from_slice(&s[i..i + 8]);
+            out.extend_from_slice(&block);
+            i += 8;
+        }
+        out.truncate(len);
+    } else {
+        out.extend_from_slice(&s[range]);
+    }
+}
+
+/// Appends a few bytes (a keyword) one by one, for the reason given at [`copy_from`].
+#[inline]
+fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    for &b in bytes {
+        out.push(b);
+    }
+}
+
 /// Writes `bytes` as the content of a JSON string (no quotes), escaping what JSON requires.
 fn escape_into(out: &mut Vec<u8>, bytes: &[u8]) {
     for &b in bytes {
@@ -1392,7 +1421,7 @@ impl<'a> Parser<'a> {
             while self.pos < self.end && !table[s[self.pos] as usize] {
                 self.pos += 1;
             }
-            self.out.extend_from_slice(&s[run..self.pos]);
+            copy_from(&mut self.out, s, run..self.pos);
             if self.pos >= self.end {
                 if self.more {
                     return Err(Stop::Suspend);
@@ -1486,7 +1515,7 @@ impl<'a> Parser<'a> {
                 }
                 self.out.extend_from_slice(b"\\\"");
             } else {
-                self.out.extend_from_slice(&s[self.pos..self.pos + close]);
+                copy_from(&mut self.out, s, self.pos..self.pos + close);
             }
             self.pos += close;
         }
@@ -1754,7 +1783,7 @@ impl<'a> Parser<'a> {
         match classify_number(tok, at_eof) {
             NumberShape::Valid => {
                 self.begin_value();
-                self.out.extend_from_slice(tok);
+                copy_from(&mut self.out, s, start..k);
             }
             NumberShape::Fixed(text, kind) => {
                 self.begin_value();
@@ -1765,7 +1794,7 @@ impl<'a> Parser<'a> {
                 self.begin_value();
                 self.record(RepairKind::NumberAsString, start)?;
                 self.out.push(b'"');
-                self.out.extend_from_slice(tok);
+                copy_from(&mut self.out, s, start..k);
                 self.out.push(b'"');
             }
             NumberShape::NotStarted => {
@@ -1816,7 +1845,7 @@ impl<'a> Parser<'a> {
                 if let Some(kind) = kind {
                     self.record(*kind, start)?;
                 }
-                self.out.extend_from_slice(json);
+                push_bytes(&mut self.out, json);
                 self.pos = k;
                 self.value_done();
                 return Ok(());
@@ -1827,7 +1856,7 @@ impl<'a> Parser<'a> {
                     // means the same JSON value, so completing it is unambiguous
                     self.begin_value();
                     self.record(RepairKind::TruncatedLiteral, start)?;
-                    self.out.extend_from_slice(json);
+                    push_bytes(&mut self.out, json);
                     self.pos = k;
                     self.value_done();
                     return Ok(());

@@ -12,7 +12,9 @@
 //! two agree on every input (a property test runs both). It runs only on complete input (`!more`):
 //! streams keep the general steps, whose suspensions carry the any-chunking guarantee.
 
-use super::{Container, Parser, State, Step, SPECIAL_DOUBLE, SPECIAL_SINGLE};
+use super::{
+    copy_from, push_bytes, Container, Parser, State, Step, SPECIAL_DOUBLE, SPECIAL_SINGLE,
+};
 use crate::repair::chars::{skip_plain_string_bytes, RDQUO, RSQUO};
 use crate::repair::record::RepairKind;
 
@@ -224,7 +226,7 @@ impl Parser<'_> {
                             return Ok(());
                         }
                         self.begin_value();
-                        self.out.extend_from_slice(&s[pos..k]);
+                        copy_from(&mut self.out, s, pos..k);
                         self.pos = k;
                         self.value_done();
                     }
@@ -241,7 +243,7 @@ impl Parser<'_> {
                         if let Some(kind) = kind {
                             self.record(kind, pos)?;
                         }
-                        self.out.extend_from_slice(json);
+                        push_bytes(&mut self.out, json);
                         self.pos = pos + word.len();
                         self.value_done();
                     }
@@ -260,8 +262,7 @@ impl Parser<'_> {
         out.push(b'"');
         let len = out.len() + content.len();
         if content.len() <= 32 && content.end + 8 <= s.len() {
-            // Short content (most keys and values) in eight-byte blocks, which compile to plain loads and
-            // stores; a copy of unknown length is a call into the host in wasm. The overshoot is cut off.
+            // As `copy_from`, with one reservation for the whole string.
             let mut i = content.start;
             while i < content.end {
                 let mut block = [0u8; 8];
