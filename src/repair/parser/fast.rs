@@ -1,8 +1,8 @@
 //! The fast lane: the common tokens inside an object or array, read without the general state machine.
 //!
 //! Most of an LLM response is plain JSON even when it needs repairs, and the repairs that fill whole
-//! documents (single-quoted strings, unquoted keys, Python literals, missing and trailing commas) are
-//! local. The fast lane reads those tokens in a tight loop and, for a value string followed by a comma
+//! documents (single-quoted and typographic strings, raw line breaks in strings, unquoted keys, Python
+//! literals, missing and trailing commas) are local. The fast lane reads those tokens in a tight loop and, for a value string followed by a comma
 //! and a key, decides where the string ends and reads the key in one scan instead of two.
 //!
 //! It is an optimisation only: every token it takes leaves the parser exactly as the general steps
@@ -13,9 +13,12 @@
 //! streams keep the general steps, whose suspensions carry the any-chunking guarantee.
 
 use super::{
-    copy_from, push_bytes, Container, Parser, State, Step, SPECIAL_DOUBLE, SPECIAL_SINGLE,
+    copy_from, push_bytes, push_control, Container, Parser, State, Step, SPECIAL_DOUBLE,
+    SPECIAL_SINGLE,
 };
-use crate::repair::chars::{skip_plain_string_bytes, RDQUO, RSQUO};
+use crate::repair::chars::{
+    quote_at, skip_plain_string_bytes, starts_with_at, LDQUO, RDQUO, RSQUO,
+};
 use crate::repair::record::RepairKind;
 
 /// JSON whitespace.
@@ -47,18 +50,45 @@ fn is_key_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-')
 }
 
-/// The offset of the closing `quote` of string content starting at `i`, when every byte before it is
-/// content the general parser copies verbatim: no control character, only valid escapes, no
-/// typographic quote that could close the string, and (single-quoted) no `"` that would need escaping.
-/// `None` when the content holds anything else or the input ends first.
+/// How a string the fast lane reads is quoted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quote {
+    /// `"`
+    Double,
+    /// `'`
+    Single,
+    /// `“` or `”`, closed by either.
+    Curly,
+}
+
+/// String content the fast lane can copy: where its closing quote is, and the first raw control
+/// character in it (the general parser records one repair per string for those and escapes them all).
+struct Content {
+    close: usize,
+    close_len: usize,
+    control: Option<usize>,
+}
+
+/// Scans string content starting at `i` to its closing quote when every byte before it is content the
+/// general parser copies verbatim: only valid escapes, no quote that might close the string (a straight
+/// quote in a typographic string, a typographic one of the string's own kind), no `"` that would need
+/// escaping in a single-quoted string, and raw control characters only with `controls`. `None` when the
+/// content holds anything else or the input ends first.
 #[inline]
-fn plain_content_end(s: &[u8], mut i: usize, end: usize, quote: u8) -> Option<usize> {
-    let single = quote == b'\'';
+fn scan_content(
+    s: &[u8],
+    mut i: usize,
+    end: usize,
+    quote: Quote,
+    controls: bool,
+) -> Option<Content> {
+    let single = quote == Quote::Single;
     let table = if single {
         &SPECIAL_SINGLE
     } else {
         &SPECIAL_DOUBLE
     };
+    let mut control = None;
     loop {
         i = skip_plain_string_bytes(s, i, end, single);
         while i < end && !table[s[i] as usize] {
@@ -67,9 +97,9 @@ fn plain_content_end(s: &[u8], mut i: usize, end: usize, quote: u8) -> Option<us
         if i >= end {
             return None;
         }
-        match s[i] {
-            b if b == quote => return Some(i),
-            b'\\' => match s.get(i + 1) {
+        let b = s[i];
+        if b == b'\\' {
+            match s.get(i + 1) {
                 Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') if i + 1 < end => {
                     i += 2
                 }
@@ -77,16 +107,43 @@ fn plain_content_end(s: &[u8], mut i: usize, end: usize, quote: u8) -> Option<us
                     i += 6
                 }
                 _ => return None,
-            },
-            0xE2 => {
-                // Only the closing typographic quote of the string's own kind may end it.
-                let closer = if single { RSQUO } else { RDQUO };
-                if i + 3 > end || &s[i..i + 3] == closer {
-                    return None;
-                }
-                i += 1;
             }
-            _ => return None,
+        } else if b == 0xE2 {
+            if i + 3 > end {
+                return None;
+            }
+            let mark = &s[i..i + 3];
+            match quote {
+                Quote::Curly if mark == RDQUO || mark == LDQUO => {
+                    return Some(Content {
+                        close: i,
+                        close_len: 3,
+                        control,
+                    })
+                }
+                // The closing typographic quote of the string's own kind may end it: not here.
+                Quote::Double if mark == RDQUO => return None,
+                Quote::Single if mark == RSQUO => return None,
+                _ => i += 1,
+            }
+        } else if b >= 0x20 {
+            // A straight quote: the closer of a straight-quoted string of its kind, otherwise a quote
+            // whose role only the general steps decide.
+            let closes = match quote {
+                Quote::Double => b == b'"',
+                Quote::Single => b == b'\'',
+                Quote::Curly => false,
+            };
+            return closes.then_some(Content {
+                close: i,
+                close_len: 1,
+                control,
+            });
+        } else if controls {
+            control = control.or(Some(i));
+            i += 1;
+        } else {
+            return None;
         }
     }
 }
@@ -98,7 +155,12 @@ fn plain_content_end(s: &[u8], mut i: usize, end: usize, quote: u8) -> Option<us
 fn plain_key(s: &[u8], i: usize, end: usize) -> Option<(u8, usize, usize, usize)> {
     let b = *s.get(i)?;
     let (quote, start, stop, after) = if b == b'"' || b == b'\'' {
-        let close = plain_content_end(s, i + 1, end, b)?;
+        let style = if b == b'"' {
+            Quote::Double
+        } else {
+            Quote::Single
+        };
+        let close = scan_content(s, i + 1, end, style, false)?.close;
         (b, i + 1, close, close + 1)
     } else if b.is_ascii_alphabetic() || matches!(b, b'_' | b'$') {
         let mut k = i + 1;
@@ -207,8 +269,16 @@ impl Parser<'_> {
                     },
                 },
                 State::Value => match b {
-                    b'"' | b'\'' => {
-                        if !self.fast_string(b, in_object)? {
+                    b'"' | b'\'' | 0xE2 => {
+                        let quote = match b {
+                            b'"' => Quote::Double,
+                            b'\'' => Quote::Single,
+                            _ if starts_with_at(s, pos, LDQUO) || starts_with_at(s, pos, RDQUO) => {
+                                Quote::Curly
+                            }
+                            _ => return Ok(()),
+                        };
+                        if !self.fast_string(quote, in_object)? {
                             return Ok(());
                         }
                     }
@@ -309,14 +379,23 @@ impl Parser<'_> {
     /// a closing bracket, a comma and what the container expects next, or spaces and another quote.
     /// Reads the key that follows a comma in an object too. `Ok(false)` when it took nothing.
     #[inline]
-    fn fast_string(&mut self, quote: u8, in_object: bool) -> Result<bool, super::Stop> {
+    fn fast_string(&mut self, quote: Quote, in_object: bool) -> Result<bool, super::Stop> {
         let s = self.s;
         let end = self.end;
         let open = self.pos;
-        let Some(close) = plain_content_end(s, open + 1, end, quote) else {
+        let open_len = if quote == Quote::Curly { 3 } else { 1 };
+        // Raw control characters are escaped, except in a fenced source, where a line break inside a
+        // string may be where the closing fence cuts it.
+        let controls = self.fence.is_none();
+        let Some(Content {
+            close,
+            close_len,
+            control,
+        }) = scan_content(s, open + open_len, end, quote, controls)
+        else {
             return Ok(false);
         };
-        let after = close + 1;
+        let after = close + close_len;
         let n = skip_ws(s, after, end);
         if n >= end {
             return Ok(false);
@@ -325,7 +404,7 @@ impl Parser<'_> {
         let ends = match s[n] {
             b'}' | b']' => true,
             // repair (made by the next step): a missing comma before the quote
-            b'"' | b'\'' => n > after,
+            _ if quote_at(s, n).is_some() => n > after,
             b',' => {
                 let r = skip_ws(s, n + 1, end);
                 match s.get(r) {
@@ -335,7 +414,8 @@ impl Parser<'_> {
                         key = plain_key(s, r, end).map(|k| (r, k));
                         key.is_some()
                     }
-                    Some(b'"' | b'\'' | b'{' | b'[' | b']' | b'0'..=b'9') => true,
+                    Some(b'{' | b'[' | b']' | b'0'..=b'9') => true,
+                    Some(_) if quote_at(s, r).is_some() => true,
                     Some(b'-') => s.get(r + 1).is_some_and(u8::is_ascii_digit) && r + 1 < end,
                     _ => false,
                 }
@@ -346,10 +426,30 @@ impl Parser<'_> {
             return Ok(false);
         }
         self.begin_value();
-        if quote == b'\'' {
-            self.record(RepairKind::SingleQuotes, open)?;
+        match quote {
+            Quote::Double => {}
+            Quote::Single => self.record(RepairKind::SingleQuotes, open)?,
+            Quote::Curly => self.record(RepairKind::CurlyQuotes, open)?,
         }
-        self.write_quoted(open + 1..close, false);
+        let content = open + open_len..close;
+        match control {
+            None => self.write_quoted(content, false),
+            Some(at) => {
+                // repair: raw newline, tab or other control character inside a string
+                self.record(RepairKind::ControlCharacter, at)?;
+                self.out.push(b'"');
+                let mut run = content.start;
+                for i in at..content.end {
+                    if s[i] < 0x20 {
+                        copy_from(&mut self.out, s, run..i);
+                        push_control(&mut self.out, s[i]);
+                        run = i + 1;
+                    }
+                }
+                copy_from(&mut self.out, s, run..content.end);
+                self.out.push(b'"');
+            }
+        }
         self.pos = after;
         self.value_done();
         if let Some((r, k)) = key {
@@ -450,14 +550,17 @@ mod tests {
         prop::collection::vec(prop::sample::select(TOKENS), 0..60).prop_map(|t| t.concat())
     }
 
-    fn run(text: &str, fast: bool, forbid: RepairSet) -> Result<Output, Stop> {
-        let mut p = Parser::new(text.as_bytes(), 0, None, forbid, 64);
+    fn run(text: &str, fast: bool, forbid: RepairSet, fence: Option<u8>) -> Result<Output, Stop> {
+        let mut p = Parser::new(text.as_bytes(), 0, fence, forbid, 64);
         p.fast = fast;
         p.run()
     }
 
-    fn same(text: &str, forbid: RepairSet) -> Result<(), TestCaseError> {
-        let (general, fast) = (run(text, false, forbid), run(text, true, forbid));
+    fn same(text: &str, forbid: RepairSet, fence: Option<u8>) -> Result<(), TestCaseError> {
+        let (general, fast) = (
+            run(text, false, forbid, fence),
+            run(text, true, forbid, fence),
+        );
         match (&general, &fast) {
             (Ok(g), Ok(f)) => {
                 prop_assert_eq!(&g.json, &f.json, "json of {:?}", text);
@@ -483,13 +586,19 @@ mod tests {
         #[test]
         fn fast_lane_equals_general_steps(body in soup(), object in any::<bool>()) {
             let text = if object { format!("{{{body}") } else { format!("[{body}") };
-            same(&text, RepairSet::NONE)?;
+            same(&text, RepairSet::NONE, None)?;
         }
 
         /// The same with every repair forbidden (the strict pass): same errors at the same offsets.
         #[test]
         fn fast_lane_equals_general_steps_when_strict(body in soup()) {
-            same(&format!("{{{body}"), RepairSet::ALL)?;
+            same(&format!("{{{body}"), RepairSet::ALL, None)?;
+        }
+
+        /// The same in a fenced source, where a line break in a string may be where the fence cuts it.
+        #[test]
+        fn fast_lane_equals_general_steps_in_a_fence(body in soup()) {
+            same(&format!("[{body}"), RepairSet::NONE, Some(b'`'))?;
         }
     }
 }
