@@ -2,18 +2,20 @@
 //!
 //! Most of an LLM response is plain JSON even when it needs repairs, and the repairs that fill whole
 //! documents (single-quoted and typographic strings, raw line breaks in strings, unquoted keys, Python
-//! literals, missing and trailing commas) are local. The fast lane reads those tokens in a tight loop and, for a value string followed by a comma
-//! and a key, decides where the string ends and reads the key in one scan instead of two.
+//! and JavaScript literals, missing and trailing commas) are local. The fast lane reads those tokens in a
+//! tight loop and, for a value string followed by a comma and a key, decides where the string ends and
+//! reads the key in one scan instead of two.
 //!
 //! It is an optimisation only: every token it takes leaves the parser exactly as the general steps
 //! would (the same output, repairs, stack and state), and at the first byte it is not sure of it
 //! returns without having consumed that token, and the general step reads it. Whatever decision the
 //! general parser would base on a look-ahead is taken here only when the same bytes are in view, so the
-//! two agree on every input (a property test runs both). It runs only on complete input (`!more`):
-//! streams keep the general steps, whose suspensions carry the any-chunking guarantee.
+//! two are meant to agree on every input; a property test runs both on generated ones. It runs only on
+//! complete input (`!more`): streams keep the general steps, whose suspensions carry the any-chunking
+//! guarantee.
 
 use super::{
-    copy_from, push_bytes, push_control, Container, Parser, State, Step, SPECIAL_DOUBLE,
+    copy_from, push_bytes, push_control, Container, Parser, State, Step, KEYWORDS, SPECIAL_DOUBLE,
     SPECIAL_SINGLE,
 };
 use crate::repair::chars::{
@@ -215,16 +217,6 @@ fn is_strict_number(tok: &[u8]) -> bool {
     i == n
 }
 
-/// The keywords the fast lane reads, with their JSON and the repair they are.
-const WORDS: [(&[u8], &[u8], Option<RepairKind>); 6] = [
-    (b"true", b"true", None),
-    (b"false", b"false", None),
-    (b"null", b"null", None),
-    (b"True", b"true", Some(RepairKind::PythonLiteral)),
-    (b"False", b"false", Some(RepairKind::PythonLiteral)),
-    (b"None", b"null", Some(RepairKind::PythonLiteral)),
-];
-
 impl Parser<'_> {
     /// Reads tokens in the fast lane until one needs the general steps; see the module documentation.
     /// Returns the errors the general steps would return for the same tokens.
@@ -300,8 +292,8 @@ impl Parser<'_> {
                         self.pos = k;
                         self.value_done();
                     }
-                    b't' | b'f' | b'n' | b'T' | b'F' | b'N' => {
-                        let found = WORDS.iter().find(|(word, _, _)| {
+                    b't' | b'f' | b'n' | b'T' | b'F' | b'N' | b'u' | b'I' => {
+                        let found = KEYWORDS.iter().find(|(word, _, _)| {
                             s[pos..end].starts_with(word)
                                 && s.get(pos + word.len()).is_some_and(|&c| is_token_end(c))
                                 && pos + word.len() < end
@@ -327,23 +319,9 @@ impl Parser<'_> {
     /// Writes the input bytes `content` as a JSON string, and a colon after it for a key.
     #[inline(never)]
     fn write_quoted(&mut self, content: std::ops::Range<usize>, colon: bool) {
-        let (s, out) = (self.s, &mut self.out);
-        out.reserve(content.len() + 10);
+        let out = &mut self.out;
         out.push(b'"');
-        let len = out.len() + content.len();
-        if content.len() <= 32 && content.end + 8 <= s.len() {
-            // As `copy_from`, with one reservation for the whole string.
-            let mut i = content.start;
-            while i < content.end {
-                let mut block = [0u8; 8];
-                block.copy_from_slice(&s[i..i + 8]);
-                out.extend_from_slice(&block);
-                i += 8;
-            }
-            out.truncate(len);
-        } else {
-            out.extend_from_slice(&s[content]);
-        }
+        copy_from(out, self.s, content);
         out.push(b'"');
         if colon {
             out.push(b':');
@@ -527,6 +505,7 @@ mod tests {
         "tru",
         "nullx",
         "NaN",
+        "Infinity",
         "undefined",
         "f(",
         ")",
