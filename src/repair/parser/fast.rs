@@ -19,20 +19,14 @@ use super::{
     SPECIAL_SINGLE,
 };
 use crate::repair::chars::{
-    quote_at, skip_plain_string_bytes, starts_with_at, LDQUO, RDQUO, RSQUO,
+    is_json_ws, quote_at, skip_plain_string_bytes, starts_with_at, LDQUO, RDQUO, RSQUO,
 };
 use crate::repair::record::RepairKind;
-
-/// JSON whitespace.
-#[inline(always)]
-fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
-}
 
 /// The first offset at or after `i` that is not JSON whitespace.
 #[inline(always)]
 fn skip_ws(s: &[u8], mut i: usize, end: usize) -> usize {
-    while i < end && is_ws(s[i]) {
+    while i < end && is_json_ws(s[i]) {
         i += 1;
     }
     i
@@ -42,7 +36,7 @@ fn skip_ws(s: &[u8], mut i: usize, end: usize) -> usize {
 /// end of the token (`ends_token`) and that is not a word byte extending it.
 #[inline(always)]
 fn is_token_end(b: u8) -> bool {
-    matches!(b, b' ' | b'\n' | b'\r' | b'\t' | b',' | b'}' | b']')
+    is_json_ws(b) || matches!(b, b',' | b'}' | b']')
 }
 
 /// Bytes of an unquoted key the fast lane reads: ASCII identifier bytes that the general parser copies
@@ -150,9 +144,9 @@ fn scan_content(
     }
 }
 
-/// A key the fast lane can read at `i`: `(content start, content end, offset after the colon)`, for a
-/// quoted key with plain content (`quote` is its quote byte) or an unquoted ASCII identifier (`quote`
-/// 0), followed by spaces and a colon on the same line.
+/// A key the fast lane can read at `i`: `(quote, content start, content end, offset after the colon)`,
+/// for a quoted key with plain content (`quote` is its quote byte) or an unquoted ASCII identifier
+/// (`quote` 0), followed by spaces and a colon on the same line.
 #[inline]
 fn plain_key(s: &[u8], i: usize, end: usize) -> Option<(u8, usize, usize, usize)> {
     let b = *s.get(i)?;
