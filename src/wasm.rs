@@ -10,7 +10,7 @@ use crate::repair::{json_string, push_ascii_json};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema};
 use crate::{
     repair, CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairKind,
-    RepairOptions, RepairSet, Repaired, ThinkTag,
+    RepairOptions, RepairSet, Repaired, Status, ThinkTag,
 };
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -92,7 +92,8 @@ fn error_string(e: &Error) -> String {
 ///
 /// `forbid` is a comma-separated list of repair kind or class codes (validated by the caller);
 /// `max_input_length` < 0 means no limit. With `report`, the header carries status, span and repairs.
-/// With `ascii`, the JSON text escapes non-ASCII characters (the host decodes it much faster).
+/// With `ascii`, the JSON text escapes non-ASCII characters (the host decodes it much faster). A valid
+/// input is answered with `V` alone.
 #[wasm_bindgen(js_name = repairText)]
 pub fn repair_text(
     len: usize,
@@ -104,8 +105,10 @@ pub fn repair_text(
     ascii: bool,
 ) -> String {
     let options = repair_options(max_depth, max_input_length, forbid, assume_invalid);
-    with_input(len, |text| {
-        result_string(text, repair(text, &options), report, ascii)
+    with_input(len, |text| match repair(text, &options) {
+        // The host parses its own string then (exactly as `JSON.parse` would, lone surrogates too).
+        Ok(out) if out.status == Status::Valid => "V".to_string(),
+        result => result_string(text, result, report, ascii),
     })
 }
 

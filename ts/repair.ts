@@ -98,6 +98,8 @@ export function fail(error: { kind: string; message: string; position: number; l
 
 /** What `tryStrict` returns for text that is not valid JSON: a symbol, since every JSON value is a possible result. */
 const NOT_VALID: unique symbol = Symbol('not valid');
+/** What `tryStrict` returns when it did not try `JSON.parse`: the core checks validity itself. */
+const UNTRIED: unique symbol = Symbol('untried');
 
 const isJsonSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 /** Characters a JSON value can start with: `"`, `-`, digits, `t`, `f`, `n`, `{`, `[`. */
@@ -124,25 +126,58 @@ function mayBeValid(text: string): boolean {
   return open === 123 ? next === 34 || next === 125 : isValueStart(next) || next === 93;
 }
 
-function tryStrict(text: string, p: Plan): unknown {
-  if (!p.fastPath || (p.maxInputLength >= 0 && text.length > p.maxInputLength) || !mayBeValid(text)) return NOT_VALID;
+/**
+ * How many inputs in a row that passed {@link mayBeValid} were not valid JSON. A failed `JSON.parse`
+ * costs as much as a third of a 2 KB repair (V8 builds a SyntaxError with its line and column), so once
+ * {@link SKIP_PROBE_AFTER} such inputs have come in a row the probe is skipped and the core, which checks
+ * strict validity on its way, says whether the input was valid. The first valid input ends the run.
+ * Only speed depends on this: every result is the same either way.
+ */
+let invalidRun = 0;
+const SKIP_PROBE_AFTER = 8;
+
+/** `JSON.parse(text)`, or {@link NOT_VALID} when it throws. */
+function probe(text: string): unknown {
   // A failed probe is the common case here: skip the stack trace V8 would capture for the SyntaxError.
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    return JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    invalidRun = 0;
+    return value;
   } catch {
+    invalidRun++;
     return NOT_VALID;
   } finally {
     Error.stackTraceLimit = limit;
   }
 }
 
-function repairOrThrow(text: string, p: Plan, triedStrict: boolean, report: boolean, ascii = false): RawRepairOk {
-  const r = callRepair(text, p.maxDepth, p.maxInputLength, p.forbid, triedStrict, report, ascii);
-  if (!r.ok) fail(r.error);
-  return r;
+/** The value of `text` when it is valid JSON and the plan lets `JSON.parse` answer; else {@link NOT_VALID} or {@link UNTRIED}. */
+function tryStrict(text: string, p: Plan): unknown {
+  if (!p.fastPath || (p.maxInputLength >= 0 && text.length > p.maxInputLength) || !mayBeValid(text)) return NOT_VALID;
+  return invalidRun >= SKIP_PROBE_AFTER ? UNTRIED : probe(text);
 }
+
+/**
+ * The core's repair of `text`, after `tryStrict` answered `strict`. A result with `valid` set means the
+ * input was valid JSON after all (the core checked because the probe was skipped or not allowed).
+ */
+function repairOrThrow(text: string, p: Plan, strict: unknown, report: boolean, ascii = false): RawRepairOk {
+  const untried = strict === UNTRIED;
+  // The core skips its own strict check only when `JSON.parse` already failed (or could not succeed).
+  const r = callRepair(text, p.maxDepth, p.maxInputLength, p.forbid, p.fastPath && !untried, report, ascii);
+  if (r.ok) {
+    if (untried) invalidRun = r.valid ? 0 : invalidRun + 1;
+    return r;
+  }
+  // Valid JSON deeper than the default limit is still `JSON.parse`'s to answer.
+  if (untried && probe(text) !== NOT_VALID) return VALID;
+  fail(r.error);
+}
+
+/** What `repairOrThrow` returns for valid input: the caller parses `text` itself. */
+const VALID: RawRepairOk = Object.freeze({ ok: true, valid: true, header: '', json: '' });
 
 /**
  * The JSON value in an LLM response, exactly as `JSON.parse` would build it from the repaired text.
@@ -154,17 +189,20 @@ export function parseAndRepair(text: string, options?: RepairOptions): unknown {
   assertString(text, 'parseAndRepair');
   const p = plan(options, 'parseAndRepair');
   const strict = tryStrict(text, p);
-  if (strict !== NOT_VALID) return strict;
+  if (strict !== NOT_VALID && strict !== UNTRIED) return strict;
   // Only the value is returned, so the text may be ASCII-escaped: the fastest form to decode.
-  return JSON.parse(repairOrThrow(text, p, p.fastPath, false, true).json);
+  const r = repairOrThrow(text, p, strict, false, true);
+  return JSON.parse(r.valid ? text : r.json);
 }
 
 /** The JSON value in an LLM response as strict JSON text (see {@link parseAndRepair}). */
 export function repairJson(text: string, options?: RepairOptions): string {
   assertString(text, 'repairJson');
   const p = plan(options, 'repairJson');
-  if (tryStrict(text, p) !== NOT_VALID) return text.trim();
-  return repairOrThrow(text, p, p.fastPath, false).json;
+  const strict = tryStrict(text, p);
+  if (strict !== NOT_VALID && strict !== UNTRIED) return text.trim();
+  const r = repairOrThrow(text, p, strict, false);
+  return r.valid ? text.trim() : r.json;
 }
 
 /** The value with its strict JSON text, status, every repair with its position, and the span it came from. */
@@ -172,14 +210,18 @@ export function parseDetailed(text: string, options?: RepairOptions): ParseResul
   assertString(text, 'parseDetailed');
   const p = plan(options, 'parseDetailed');
   const strict = tryStrict(text, p);
-  if (strict !== NOT_VALID) {
-    const start = text.length - text.trimStart().length;
-    const json = text.trim();
-    return { value: strict, json, status: 'valid', repairs: [], span: { start, end: start + json.length } };
-  }
-  const r = repairOrThrow(text, p, p.fastPath, true);
+  if (strict !== NOT_VALID && strict !== UNTRIED) return validResult(text, strict);
+  const r = repairOrThrow(text, p, strict, true);
+  if (r.valid) return validResult(text, JSON.parse(text));
   const header = JSON.parse(r.header) as Pick<ParseResult, 'status' | 'repairs' | 'span'>;
   return { value: JSON.parse(r.json), json: r.json, status: header.status, repairs: header.repairs, span: header.span };
+}
+
+/** The detailed result for `text` that is valid JSON with the value `value`. */
+function validResult(text: string, value: unknown): ParseResult {
+  const start = text.length - text.trimStart().length;
+  const json = text.trim();
+  return { value, json, status: 'valid', repairs: [], span: { start, end: start + json.length } };
 }
 
 /** Every repair kind, with its class and a description (for documentation, UIs and `forbid`). */

@@ -79,6 +79,8 @@ export function wasmMemorySize(): number {
 /** A successful repair as decoded from the binding. */
 export interface RawRepairOk {
   ok: true;
+  /** The input was valid JSON: `header` and `json` are empty (the caller has the text). */
+  valid: boolean;
   header: string;
   json: string;
 }
@@ -177,11 +179,13 @@ export interface CorePartialJson {
 }
 
 function decodeResult(out: string): RawRepairOk | RawRepairErr {
-  if (out.charCodeAt(0) === 69 /* E */) {
+  const tag = out.charCodeAt(0);
+  if (tag === 69 /* E */) {
     return { ok: false, error: JSON.parse(out.slice(1)) };
   }
+  if (tag === 86 /* V */) return { ok: true, valid: true, header: '', json: '' };
   const nl = out.indexOf('\n');
-  return { ok: true, header: out.slice(1, nl), json: out.slice(nl + 1) };
+  return { ok: true, valid: false, header: out.slice(1, nl), json: out.slice(nl + 1) };
 }
 
 /** A streaming JSON parser in the core (options as for {@link callRepair}). */

@@ -68,6 +68,37 @@ test('valid JSON passes through exactly as JSON.parse builds it', () => {
   assert.ok(Object.is(parseAndRepair('-0'), -0));
 });
 
+test('after a long run of responses that need repair, valid JSON still comes out exactly as JSON.parse builds it', () => {
+  // Such a run makes the wrapper skip its JSON.parse probe (a speed choice); no result may change.
+  const run = () => {
+    for (let i = 0; i < 20; i++) assert.deepEqual(parseAndRepair(`{"turn": ${i},}`), { turn: i });
+  };
+  const valid = ['{"a": "x\ud800y"}', ' {"r": "</think>"} ', '{"__proto__": {"x": 1}}', '[1e400, -0]', '{"a":1,"a":2}'];
+  for (const t of valid) {
+    run();
+    assert.deepStrictEqual(parseAndRepair(t), JSON.parse(t));
+    run();
+    assert.equal(repairJson(t), t.trim());
+    run();
+    const d = parseDetailed(t);
+    assert.deepStrictEqual([d.value, d.json, d.status, d.repairs, d.span.start], [JSON.parse(t), t.trim(), 'valid', [], t.length - t.trimStart().length]);
+  }
+  // Valid JSON deeper than the default maxDepth is JSON.parse's to answer, as without the run.
+  const deep = '['.repeat(10_001) + ']'.repeat(10_001);
+  run();
+  assert.equal(depth(parseAndRepair(deep)), 10_001);
+  run();
+  assert.equal(repairJson(deep), deep);
+  run();
+  assert.equal(depth(parseDetailed(deep).value), 10_001);
+  run();
+  assert.equal(Object.getPrototypeOf(parseAndRepair('{"__proto__": {"x": 1}}')), Object.prototype);
+  run();
+  assert.throws(() => parseAndRepair('[1,]', { forbid: ['trailing_comma'] }), (e) => e.kind === 'repair_forbidden' && e.position === 2);
+  run();
+  assert.throws(() => parseAndRepair('['.repeat(1_000_000)), (e) => e.kind === 'depth_limit');
+});
+
 test('__proto__ and constructor keys are plain own properties; Object.prototype is never touched', () => {
   const inputs = [
     "{__proto__: {polluted: true}, constructor: {prototype: {polluted: true}},}",
