@@ -6,10 +6,10 @@
 //! line and column (see [`crate::position`]).
 
 use crate::position::{locate_all, Location};
-use crate::repair::{json_string, push_ascii_json};
+use crate::repair::{json_string, push_ascii_json, repair_bytes};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema};
 use crate::{
-    repair, CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairKind,
+    CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairKind,
     RepairOptions, RepairSet, Repaired, Status, ThinkTag,
 };
 use std::cell::RefCell;
@@ -26,6 +26,28 @@ thread_local! {
     /// Input text, written here by the host with `TextEncoder.encodeInto` before each call that reads
     /// it. Several times faster than the per-character copy the generated glue uses for `&str`.
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// A repair result, read by the host with `TextDecoder` from [`output_address`]: the parser's bytes
+    /// are copied here as they are, with no UTF-8 check and no allocation per call.
+    static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Where the last result written to the output buffer starts in linear memory (see [`repair_text`]).
+#[wasm_bindgen(js_name = outputAddress)]
+pub fn output_address() -> usize {
+    OUTPUT.with_borrow(|b| b.as_ptr() as usize)
+}
+
+/// Replaces the output buffer's contents with what `write` appends and returns their length.
+fn write_output(write: impl FnOnce(&mut Vec<u8>)) -> usize {
+    OUTPUT.with_borrow_mut(|b| {
+        b.clear();
+        if b.capacity() > 1 << 20 {
+            // Give back a large buffer once results are small again.
+            b.shrink_to(1 << 20);
+        }
+        write(b);
+        b.len()
+    })
 }
 
 /// Makes room for `capacity` bytes of input and returns their address in linear memory.
@@ -93,7 +115,7 @@ fn error_string(e: &Error) -> String {
 /// `forbid` is a comma-separated list of repair kind or class codes (validated by the caller);
 /// `max_input_length` < 0 means no limit. With `report`, the header carries status, span and repairs.
 /// With `ascii`, the JSON text escapes non-ASCII characters (the host decodes it much faster). A valid
-/// input is answered with `V` alone.
+/// input is answered with `V` alone. The result is left in the output buffer; its length is returned.
 #[wasm_bindgen(js_name = repairText)]
 pub fn repair_text(
     len: usize,
@@ -103,12 +125,14 @@ pub fn repair_text(
     assume_invalid: bool,
     report: bool,
     ascii: bool,
-) -> String {
+) -> usize {
     let options = repair_options(max_depth, max_input_length, forbid, assume_invalid);
-    with_input(len, |text| match repair(text, &options) {
-        // The host parses its own string then (exactly as `JSON.parse` would, lone surrogates too).
-        Ok(out) if out.status == Status::Valid => "V".to_string(),
-        result => result_string(text, result, report, ascii),
+    with_input(len, |text| {
+        write_output(|b| match repair_bytes(text, &options) {
+            // The host parses its own string then (exactly as `JSON.parse` would, lone surrogates too).
+            Ok(out) if out.status == Status::Valid => b.push(b'V'),
+            result => write_result(b, text, result, report, ascii),
+        })
     })
 }
 
@@ -131,27 +155,34 @@ fn repair_options(
     }
 }
 
-/// A repair result as `R<header>\n<json>` or `E<error>` (see the module documentation).
-fn result_string(text: &str, result: Result<Repaired, Error>, report: bool, ascii: bool) -> String {
+/// Appends a repair result as `R<header>\n<json>` or `E<error>` (see the module documentation).
+fn write_result<J: AsRef<[u8]>>(
+    b: &mut Vec<u8>,
+    text: &str,
+    result: Result<Repaired<J>, Error>,
+    report: bool,
+    ascii: bool,
+) {
     let out = match result {
         Ok(out) => out,
-        Err(e) => return error_string(&e),
+        Err(e) => return b.extend_from_slice(error_string(&e).as_bytes()),
     };
-    let mut s = String::with_capacity(out.json.len() + 64 + out.repairs.len() * 96);
-    s.push_str("R{");
+    let json = out.json.as_ref();
+    b.reserve(json.len() + 4);
+    b.extend_from_slice(b"R{");
     if report {
-        s.push_str("\"status\":");
+        let mut s = String::from("\"status\":");
         push_json_str(&mut s, out.status.code());
         s.push(',');
         push_report(&mut s, text, &out.repairs, &out.span);
+        b.extend_from_slice(s.as_bytes());
     }
-    s.push_str("}\n");
+    b.extend_from_slice(b"}\n");
     if ascii {
-        push_ascii_json(&mut s, &out.json);
+        push_ascii_json(b, json);
     } else {
-        s.push_str(&out.json);
+        b.extend_from_slice(json);
     }
-    s
 }
 
 /// Appends `"span":{…},"repairs":[…]` with UTF-16 positions and 1-based line/column.
@@ -328,10 +359,11 @@ impl JsPartialJson {
         })
     }
 
-    /// Ends the text: the result of the one-shot repair of all of it, in `repairText`'s format.
-    pub fn finish(&mut self, report: bool, ascii: bool) -> String {
+    /// Ends the text: the result of the one-shot repair of all of it, in `repairText`'s format, left in
+    /// the output buffer (its length is returned).
+    pub fn finish(&mut self, report: bool, ascii: bool) -> usize {
         let result = self.0.finish();
-        result_string(self.0.text(), result, report, ascii)
+        write_output(|b| write_result(b, self.0.text(), result, report, ascii))
     }
 
     /// The error the parse stopped with so far, in `repairText`'s `E` format, if any.

@@ -6,6 +6,7 @@
 import initAsync, {
   initSync,
   inputBuffer,
+  outputAddress,
   repairText,
   repairKinds,
   Cleaner,
@@ -70,6 +71,13 @@ function writeInput(text: string): number {
   return encoder.encodeInto(text, input!).written;
 }
 
+const decoder = new TextDecoder();
+
+/** The `len` bytes the core left in its output buffer, decoded (a view of linear memory, no copy first). */
+function readOutput(len: number): string {
+  return decoder.decode(new Uint8Array(exports!.memory.buffer, outputAddress(), len));
+}
+
 /** Bytes of linear memory the core holds (it grows, never shrinks): a diagnostic for leak checks. */
 export function wasmMemorySize(): number {
   assertReady();
@@ -114,7 +122,7 @@ export function callRepair(
   ascii: boolean,
 ): RawRepairOk | RawRepairErr {
   assertReady();
-  return decodeResult(repairText(writeInput(text), maxDepth, maxInputLength, forbid, assumeInvalid, report, ascii));
+  return decodeResult(readOutput(repairText(writeInput(text), maxDepth, maxInputLength, forbid, assumeInvalid, report, ascii)));
 }
 
 /** One repair kind as described by the core. */
@@ -194,7 +202,7 @@ export function newPartialJson(maxDepth: number, maxInputLength: number, forbid:
   const core = new PartialJson(maxDepth, maxInputLength, forbid, validUnbounded);
   return {
     push: (chunk) => core.push(writeInput(chunk)),
-    finish: (report, ascii) => decodeResult(core.finish(report, ascii)),
+    finish: (report, ascii) => decodeResult(readOutput(core.finish(report, ascii))),
     error: () => {
       const e = core.error();
       return e === undefined ? undefined : (JSON.parse(e.slice(1)) as RawRepairErr['error']);

@@ -66,11 +66,12 @@ impl Status {
     }
 }
 
-/// The result of [`repair`].
+/// The result of [`repair`]. Inside the crate the JSON text may also be the parser's UTF-8 bytes
+/// (`Repaired<Vec<u8>>`), for callers that copy it on without the check a `String` needs.
 #[derive(Clone, Debug)]
-pub struct Repaired {
+pub struct Repaired<J = String> {
     /// Strict JSON text (compact when repaired).
-    pub json: String,
+    pub json: J,
     /// Valid or repaired.
     pub status: Status,
     /// Every repair, in the order it was made, with byte offsets into the input.
@@ -95,6 +96,11 @@ pub struct Repaired {
 /// assert_eq!(out.status, Status::Repaired);
 /// ```
 pub fn repair(text: &str, options: &Options) -> Result<Repaired, Error> {
+    repair_bytes(text, options).map(Repaired::into_text)
+}
+
+/// [`repair`] with the JSON text as bytes.
+pub(crate) fn repair_bytes(text: &str, options: &Options) -> Result<Repaired<Vec<u8>>, Error> {
     if let Some(limit) = options.max_input_length {
         if text.len() > limit && utf16_len(text) > limit {
             return Err(Error::at(ErrorKind::InputLimitExceeded { limit }, text, 0));
@@ -130,7 +136,7 @@ pub(crate) fn candidates(
         }
     }
     if let Some(valid) = strictly_valid(text, options.max_depth) {
-        return vec![Ok(valid)];
+        return vec![Ok(valid.into_text())];
     }
     let mut out = Vec::new();
     let Some(answer) = locate::answer_start(text) else {
@@ -144,7 +150,7 @@ pub(crate) fn candidates(
         let (start, fence) = (src.start, src.fence);
         let result = SourceParse::new(text, src, options).and_then(|mut parse| {
             parse.feed(text, false)?;
-            Ok(repaired(text, parse))
+            Ok(repaired(text, parse).into_text())
         });
         let end = match &result {
             Ok(r) => r.span.end.max(start + 1),
@@ -157,14 +163,14 @@ pub(crate) fn candidates(
 }
 
 /// `text` as a [`Repaired`] result when it is strictly valid JSON nesting at most `max_depth` deep.
-pub(crate) fn strictly_valid(text: &str, max_depth: usize) -> Option<Repaired> {
+pub(crate) fn strictly_valid(text: &str, max_depth: usize) -> Option<Repaired<Vec<u8>>> {
     Parser::new(text.as_bytes(), 0, None, RepairSet::ALL, max_depth)
         .run()
         .ok()?;
     let start = text.len() - text.trim_start_matches(is_json_space).len();
     let end = text.trim_end_matches(is_json_space).len();
     Some(Repaired {
-        json: text[start..end].to_string(),
+        json: text.as_bytes()[start..end].to_vec(),
         status: Status::Valid,
         repairs: Vec::new(),
         span: start..end,
@@ -172,7 +178,7 @@ pub(crate) fn strictly_valid(text: &str, max_depth: usize) -> Option<Repaired> {
 }
 
 /// The result of a finished parse of `text`.
-pub(crate) fn repaired(text: &str, parse: SourceParse) -> Repaired {
+pub(crate) fn repaired(text: &str, parse: SourceParse) -> Repaired<Vec<u8>> {
     let (start, _) = parse.source();
     let out = parse.into_output(text);
     Repaired {
@@ -180,6 +186,19 @@ pub(crate) fn repaired(text: &str, parse: SourceParse) -> Repaired {
         status: Status::Repaired,
         repairs: out.repairs,
         span: start..out.end.max(start),
+    }
+}
+
+impl Repaired<Vec<u8>> {
+    /// The result with its JSON text as a `String`.
+    pub(crate) fn into_text(self) -> Repaired {
+        Repaired {
+            json: String::from_utf8(self.json)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            status: self.status,
+            repairs: self.repairs,
+            span: self.span,
+        }
     }
 }
 
@@ -196,29 +215,40 @@ pub fn ascii_json(json: &str) -> std::borrow::Cow<'_, str> {
     if ascii_prefix_len(json.as_bytes()) == json.len() {
         return std::borrow::Cow::Borrowed(json);
     }
-    let mut out = String::with_capacity(json.len() + json.len() / 4);
-    push_ascii_json(&mut out, json);
-    std::borrow::Cow::Owned(out)
+    let mut out = Vec::with_capacity(json.len() + json.len() / 4);
+    push_ascii_json(&mut out, json.as_bytes());
+    // Every byte written is ASCII.
+    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_default())
 }
 
-/// Appends [`ascii_json`] of `json` to `out` without an intermediate copy.
-pub(crate) fn push_ascii_json(out: &mut String, json: &str) {
+/// Appends [`ascii_json`] of the UTF-8 text `json` to `out` without an intermediate copy. A byte that
+/// does not start a valid UTF-8 sequence (never written by the parser) comes out as `\ufffd`.
+pub(crate) fn push_ascii_json(out: &mut Vec<u8>, json: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut rest = json;
     let mut units = [0u16; 2];
     loop {
         // Copy the ASCII run in one piece, then escape the one character after it.
-        let ascii = ascii_prefix_len(rest.as_bytes());
-        out.push_str(&rest[..ascii]);
+        let ascii = ascii_prefix_len(rest);
+        out.extend_from_slice(&rest[..ascii]);
         rest = &rest[ascii..];
-        let Some(c) = rest.chars().next() else { break };
+        let Some(&lead) = rest.first() else { break };
+        let len = match lead {
+            0xf0.. => 4,
+            0xe0.. => 3,
+            _ => 2,
+        };
+        let (c, used) = match std::str::from_utf8(&rest[..len.min(rest.len())]) {
+            Ok(one) => one.chars().next().map_or(('\u{fffd}', 1), |c| (c, len)),
+            Err(_) => ('\u{fffd}', 1),
+        };
         for &u in c.encode_utf16(&mut units).iter() {
-            out.push_str("\\u");
+            out.extend_from_slice(b"\\u");
             for shift in [12, 8, 4, 0] {
-                out.push(HEX[(u >> shift & 15) as usize] as char);
+                out.push(HEX[(u >> shift & 15) as usize]);
             }
         }
-        rest = &rest[c.len_utf8()..];
+        rest = &rest[used..];
     }
 }
 

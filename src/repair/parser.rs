@@ -107,7 +107,8 @@ const NO_STR: StrState = StrState {
 /// The parser's result: strict JSON text, what was repaired, where the value ended.
 #[derive(Debug)]
 pub(crate) struct Output {
-    pub json: String,
+    /// UTF-8: every byte is copied from the `&str` input or written as ASCII.
+    pub json: Vec<u8>,
     pub repairs: Vec<Repair>,
     /// Byte offset just after the last input byte that belongs to the value.
     pub end: usize,
@@ -506,10 +507,8 @@ impl<'a> Parser<'a> {
 
     /// The strict JSON text written, the repairs and where the value ended.
     pub fn into_output(self) -> Output {
-        let json = String::from_utf8(self.out)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         Output {
-            json,
+            json: self.out,
             repairs: self.repairs,
             end: self.value_end,
         }

@@ -206,7 +206,7 @@ impl SourceParse {
     pub fn into_output(mut self, text: &str) -> Output {
         let Some(parser) = self.parser.take() else {
             return Output {
-                json: String::new(),
+                json: Vec::new(),
                 repairs: self.repairs,
                 end: self.start,
             };

@@ -187,7 +187,7 @@ impl PartialJson {
 
     fn conclude(&mut self, text: &str) -> Result<Repaired, Error> {
         if let Some(valid) = strictly_valid(text, self.valid_max_depth) {
-            return Ok(valid);
+            return Ok(valid.into_text());
         }
         let src = locate(text).ok_or_else(|| Error::at(ErrorKind::NoJson, text, 0))?;
         let current = self.parse.take().filter(|p| p.is_from(&src));
@@ -199,7 +199,7 @@ impl PartialJson {
             None => SourceParse::new(text, src, &self.options)?,
         };
         parse.feed(text, false)?;
-        Ok(repaired(text, parse))
+        Ok(repaired(text, parse).into_text())
     }
 
     /// Locates the JSON in the text so far; starts over if it moved.
