@@ -5,12 +5,13 @@
 //! objects on one line. Positions are converted here from byte offsets to UTF-16 indices with 1-based
 //! line and column (see [`crate::position`]).
 
+use crate::encoding::latin1_to_utf8_in_place;
 use crate::position::{locate_all, Location};
 use crate::repair::{json_string, push_ascii_json, repair_bytes};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema};
 use crate::{
-    CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairKind,
-    RepairOptions, RepairSet, Repaired, Status, ThinkTag,
+    CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairKind, RepairOptions,
+    RepairSet, Repaired, Status, ThinkTag,
 };
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -26,6 +27,8 @@ thread_local! {
     /// Input text, written here by the host with `TextEncoder.encodeInto` before each call that reads
     /// it. Several times faster than the per-character copy the generated glue uses for `&str`.
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// Whether the host writes the input as Latin-1 rather than UTF-8 (see [`input_latin1`]).
+    static LATIN1: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// A repair result, read by the host with `TextDecoder` from [`output_address`]: the parser's bytes
     /// are copied here as they are, with no UTF-8 check and no allocation per call.
     static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -62,15 +65,32 @@ pub fn input_buffer(capacity: usize) -> usize {
     })
 }
 
-/// Runs `f` on the first `len` bytes of input. The host wrote them with `TextEncoder`, so they are
-/// UTF-8; they are checked anyway and never trusted blindly.
+/// Says how the host writes the input from now on: as UTF-8 (`TextEncoder`), or as Latin-1 (a string
+/// whose characters all fit in a byte, see [`crate::encoding`]).
+#[wasm_bindgen(js_name = inputLatin1)]
+pub fn input_latin1(latin1: bool) {
+    LATIN1.set(latin1);
+}
+
+/// Runs `f` on the input as text: the first `len` bytes when the host wrote UTF-8, else the `len`
+/// Latin-1 characters after them, transcoded first. UTF-8 from the host is checked anyway and never
+/// trusted blindly.
 fn with_input<R>(len: usize, f: impl FnOnce(&str) -> R) -> R {
+    let len = if LATIN1.get() { latin1_input(len) } else { len };
     INPUT.with_borrow(|b| {
         let bytes = &b[..len.min(b.len())];
         match std::str::from_utf8(bytes) {
             Ok(s) => f(s),
             Err(_) => f(&String::from_utf8_lossy(bytes)),
         }
+    })
+}
+
+/// Transcodes the `len` Latin-1 characters the host wrote after the first `len` bytes of input.
+fn latin1_input(len: usize) -> usize {
+    INPUT.with_borrow_mut(|b| {
+        let len = len.min(b.len() / 2);
+        latin1_to_utf8_in_place(b, len)
     })
 }
 

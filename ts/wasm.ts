@@ -6,6 +6,7 @@
 import initAsync, {
   initSync,
   inputBuffer,
+  inputLatin1,
   outputAddress,
   repairText,
   repairKinds,
@@ -48,27 +49,50 @@ function assertReady(): void {
 }
 
 const encoder = new TextEncoder();
+
+/** What Node's `Buffer` offers here: a view of memory that writes a string in a named encoding. */
+interface NodeBufferClass {
+  from(memory: ArrayBuffer, offset: number, length: number): Uint8Array & { write(text: string, offset: number, encoding: 'latin1'): number };
+}
+/**
+ * Node's `Buffer` when running in Node. It copies a string that V8 stores as Latin-1 into memory as it
+ * is, more than ten times faster than `TextEncoder.encodeInto` transcodes accented text to UTF-8
+ * (measured on 2 KB responses); the core transcodes instead (`src/encoding.rs`).
+ */
+const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
+/** A character beyond Latin-1. V8 answers at once for a string it stores as Latin-1. */
+const BEYOND_LATIN1 = /[^\x00-\xff]/;
+
 /** A view of the core's input buffer, reused while it is big enough and the memory has not grown. */
-let input: Uint8Array | undefined;
+let input: ReturnType<NodeBufferClass['from']> | Uint8Array | undefined;
+/** Whether the core was last told the input comes as Latin-1. */
+let latin1 = false;
 
 /**
- * Writes `text` as UTF-8 into the core's input buffer and returns its length in bytes. Text crosses
- * this way because `encodeInto` straight into linear memory is several times faster than the generated
- * glue's per-character copy. Lone surrogates become U+FFFD, as with any UTF-8 encoding.
+ * Writes `text` into the core's input buffer and returns its length in bytes: in Node, a Latin-1 string
+ * as it is, after the first `text.length` bytes (the core transcodes it in place); otherwise UTF-8 with
+ * `encodeInto` (several times faster than the generated glue's per-character copy). Lone surrogates
+ * become U+FFFD, as with any UTF-8 encoding.
  */
 function writeInput(text: string): number {
   assertReady();
-  // At most 3 bytes per UTF-16 code unit.
-  const capacity = text.length * 3;
+  const asLatin1 = NodeBuffer !== undefined && !BEYOND_LATIN1.test(text);
+  if (asLatin1 !== latin1) {
+    inputLatin1(asLatin1);
+    latin1 = asLatin1;
+  }
+  // At most 3 bytes per UTF-16 code unit; Latin-1 goes in the second half of twice its length.
+  const capacity = asLatin1 ? text.length * 2 : text.length * 3;
   const buffer = exports!.memory.buffer;
   const stale = input === undefined || input.buffer !== buffer || input.length < capacity;
   if (stale || (input!.length > 1 << 20 && input!.length > capacity * 8)) {
     // The core (re)allocates only here, so a cached view stays valid until the next call.
     const at = inputBuffer(capacity);
     const now = exports!.memory.buffer;
-    input = new Uint8Array(now, at, capacity);
+    input = NodeBuffer === undefined ? new Uint8Array(now, at, capacity) : NodeBuffer.from(now, at, capacity);
   }
-  return encoder.encodeInto(text, input!).written;
+  if (!asLatin1) return encoder.encodeInto(text, input!).written;
+  return (input as ReturnType<NodeBufferClass['from']>).write(text, text.length, 'latin1');
 }
 
 const decoder = new TextDecoder();

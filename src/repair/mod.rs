@@ -14,6 +14,7 @@ mod source;
 pub(crate) use parser::json_string;
 pub use record::{Repair, RepairClass, RepairKind, RepairSet};
 
+use crate::encoding::ascii_prefix_len;
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
 use parser::Parser;
@@ -250,23 +251,6 @@ pub(crate) fn push_ascii_json(out: &mut Vec<u8>, json: &[u8]) {
         }
         rest = &rest[used..];
     }
-}
-
-/// Length of the longest ASCII prefix of `bytes`, eight bytes at a time.
-fn ascii_prefix_len(bytes: &[u8]) -> usize {
-    let mut i = 0;
-    while i + 8 <= bytes.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&bytes[i..i + 8]);
-        if u64::from_le_bytes(word) & 0x8080_8080_8080_8080 != 0 {
-            break;
-        }
-        i += 8;
-    }
-    while i < bytes.len() && bytes[i].is_ascii() {
-        i += 1;
-    }
-    i
 }
 
 fn is_json_space(c: char) -> bool {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as api from 'llm-response-sanitizer';
 import { createRequire } from 'node:module';
 
-const { parseAndRepair, parseDetailed, repairJson, JsonRepairError, init, repairKinds } = api;
+const { parseAndRepair, parseDetailed, repairJson, JsonRepairError, init, repairKinds, clean, PartialJsonParser } = api;
 
 test('init is idempotent and Node is ready on import', async () => {
   assert.equal(api.isReady(), true);
@@ -97,6 +97,23 @@ test('after a long run of responses that need repair, valid JSON still comes out
   assert.throws(() => parseAndRepair('[1,]', { forbid: ['trailing_comma'] }), (e) => e.kind === 'repair_forbidden' && e.position === 2);
   run();
   assert.throws(() => parseAndRepair('['.repeat(1_000_000)), (e) => e.kind === 'depth_limit');
+});
+
+test('text reaches the core intact in every form a string takes: ASCII, Latin-1, UTF-16, lone surrogates', () => {
+  // Node writes a Latin-1 string as it is and the core transcodes it; other strings go as UTF-8.
+  const latin1 = Array.from({ length: 223 }, (_, i) => String.fromCharCode(i + 33)).join('').replace(/["\\]/g, '');
+  for (const s of ['plain ascii', latin1, 'déjà vu ÿ'.repeat(40), '“curly” 😀', latin1 + '😀', 'é'.repeat(1000)]) {
+    const text = `{"s": ${JSON.stringify(s)},}`;
+    assert.deepEqual(parseAndRepair(text), { s });
+    assert.equal(repairJson(text), `{"s":${JSON.stringify(s)}}`);
+    const d = parseDetailed(text);
+    assert.deepEqual([d.repairs[0].kind, d.repairs[0].position], ['trailing_comma', text.length - 2]);
+    assert.equal(clean(`<think>ÿ</think>${s}`), s);
+    const p = new PartialJsonParser();
+    p.push(text.slice(0, 9));
+    assert.deepEqual(p.push(text.slice(9)).value, { s });
+  }
+  assert.deepStrictEqual(parseAndRepair('{"a": "é\ud800",}'), { a: 'é\ufffd' });
 });
 
 test('__proto__ and constructor keys are plain own properties; Object.prototype is never touched', () => {
