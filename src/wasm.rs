@@ -2,12 +2,13 @@
 //!
 //! Results cross as one string so that the host's `JSON.parse` builds every object (prototype-safe and
 //! fast): `R<header>\n<json>` on success, `E<error>` on failure, where `<header>` and `<error>` are JSON
-//! objects on one line. Positions are converted here from byte offsets to UTF-16 indices with 1-based
+//! objects on one line, in ASCII. Repair results are left in an output buffer that the host decodes in
+//! place. Positions are converted here from byte offsets to UTF-16 indices with 1-based
 //! line and column (see [`crate::position`]).
 
 use crate::encoding::latin1_to_utf8_in_place;
 use crate::position::{locate_all, Location};
-use crate::repair::{json_string, push_ascii_json, repair_bytes};
+use crate::repair::{json_string, push_narrow_json, repair_bytes};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema};
 use crate::{
     CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairKind, RepairOptions,
@@ -134,8 +135,10 @@ fn error_string(e: &Error) -> String {
 ///
 /// `forbid` is a comma-separated list of repair kind or class codes (validated by the caller);
 /// `max_input_length` < 0 means no limit. With `report`, the header carries status, span and repairs.
-/// With `ascii`, the JSON text escapes non-ASCII characters (the host decodes it much faster). A valid
-/// input is answered with `V` alone. The result is left in the output buffer; its length is returned.
+/// `narrow` 1 escapes the JSON text's non-ASCII characters, 2 writes those up to U+00FF as Latin-1 bytes
+/// (for a host that only parses the text: it decodes one byte per character much faster than UTF-8);
+/// the rest of the result is ASCII either way. A valid input is answered with `V` alone. The result is
+/// left in the output buffer; its length is returned.
 #[wasm_bindgen(js_name = repairText)]
 pub fn repair_text(
     len: usize,
@@ -144,14 +147,14 @@ pub fn repair_text(
     forbid: &str,
     assume_invalid: bool,
     report: bool,
-    ascii: bool,
+    narrow: u8,
 ) -> usize {
     let options = repair_options(max_depth, max_input_length, forbid, assume_invalid);
     with_input(len, |text| {
         write_output(|b| match repair_bytes(text, &options) {
             // The host parses its own string then (exactly as `JSON.parse` would, lone surrogates too).
             Ok(out) if out.status == Status::Valid => b.push(b'V'),
-            result => write_result(b, text, result, report, ascii),
+            result => write_result(b, text, result, report, narrow),
         })
     })
 }
@@ -181,11 +184,11 @@ fn write_result<J: AsRef<[u8]>>(
     text: &str,
     result: Result<Repaired<J>, Error>,
     report: bool,
-    ascii: bool,
+    narrow: u8,
 ) {
     let out = match result {
         Ok(out) => out,
-        Err(e) => return b.extend_from_slice(error_string(&e).as_bytes()),
+        Err(e) => return push_narrow_json(b, error_string(&e).as_bytes(), false),
     };
     let json = out.json.as_ref();
     b.reserve(json.len() + 4);
@@ -195,13 +198,13 @@ fn write_result<J: AsRef<[u8]>>(
         push_json_str(&mut s, out.status.code());
         s.push(',');
         push_report(&mut s, text, &out.repairs, &out.span);
-        b.extend_from_slice(s.as_bytes());
+        push_narrow_json(b, s.as_bytes(), false);
     }
     b.extend_from_slice(b"}\n");
-    if ascii {
-        push_ascii_json(b, json);
-    } else {
+    if narrow == 0 {
         b.extend_from_slice(json);
+    } else {
+        push_narrow_json(b, json, narrow == 2);
     }
 }
 
@@ -381,9 +384,9 @@ impl JsPartialJson {
 
     /// Ends the text: the result of the one-shot repair of all of it, in `repairText`'s format, left in
     /// the output buffer (its length is returned).
-    pub fn finish(&mut self, report: bool, ascii: bool) -> usize {
+    pub fn finish(&mut self, report: bool, narrow: u8) -> usize {
         let result = self.0.finish();
-        write_output(|b| write_result(b, self.0.text(), result, report, ascii))
+        write_output(|b| write_result(b, self.0.text(), result, report, narrow))
     }
 
     /// The error the parse stopped with so far, in `repairText`'s `E` format, if any.

@@ -98,12 +98,12 @@ export class PartialJsonParser {
     return e === undefined ? undefined : new JsonRepairError({ ...e, kind: e.kind as JsonRepairErrorKind });
   }
 
-  #end(where: string, report: boolean, ascii: boolean): RawRepairOk {
+  #end(where: string, report: boolean, narrow: boolean): RawRepairOk {
     const core = this.#live(where);
     const held = this.#pairs.rest();
     if (held !== '') this.#apply(core.push(held));
     this.#finished = true;
-    const r = core.finish(report, ascii);
+    const r = core.finish(report, narrow);
     this.free();
     if (!r.ok) fail(r.error);
     return r;

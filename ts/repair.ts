@@ -163,10 +163,10 @@ function tryStrict(text: string, p: Plan): unknown {
  * The core's repair of `text`, after `tryStrict` answered `strict`. A result with `valid` set means the
  * input was valid JSON after all (the core checked because the probe was skipped or not allowed).
  */
-function repairOrThrow(text: string, p: Plan, strict: unknown, report: boolean, ascii = false): RawRepairOk {
+function repairOrThrow(text: string, p: Plan, strict: unknown, report: boolean, narrow = false): RawRepairOk {
   const untried = strict === UNTRIED;
   // The core skips its own strict check only when `JSON.parse` already failed (or could not succeed).
-  const r = callRepair(text, p.maxDepth, p.maxInputLength, p.forbid, p.fastPath && !untried, report, ascii);
+  const r = callRepair(text, p.maxDepth, p.maxInputLength, p.forbid, p.fastPath && !untried, report, narrow);
   if (r.ok) {
     if (untried) invalidRun = r.valid ? 0 : invalidRun + 1;
     return r;
@@ -190,7 +190,7 @@ export function parseAndRepair(text: string, options?: RepairOptions): unknown {
   const p = plan(options, 'parseAndRepair');
   const strict = tryStrict(text, p);
   if (strict !== NOT_VALID && strict !== UNTRIED) return strict;
-  // Only the value is returned, so the text may be ASCII-escaped: the fastest form to decode.
+  // Only the value is returned, so the text may be written one byte per character: the fastest form to decode.
   const r = repairOrThrow(text, p, strict, false, true);
   return JSON.parse(r.valid ? text : r.json);
 }

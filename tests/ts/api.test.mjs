@@ -112,6 +112,7 @@ test('text reaches the core intact in every form a string takes: ASCII, Latin-1,
     const p = new PartialJsonParser();
     p.push(text.slice(0, 9));
     assert.deepEqual(p.push(text.slice(9)).value, { s });
+    assert.deepEqual(p.finish(), { s });
   }
   assert.deepStrictEqual(parseAndRepair('{"a": "é\ud800",}'), { a: 'é\ufffd' });
 });
