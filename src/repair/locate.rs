@@ -309,10 +309,17 @@ pub(crate) fn locate(text: &str) -> Option<Source> {
     let s = text.as_bytes();
     let mut repairs = Vec::new();
     let begin = skip_space(s, 0, &mut repairs);
-    let (answer, decided) = skip_reasoning(s, begin, &mut repairs);
+    // Most JSON holds no byte that can begin a tag or a fence: one scan then settles both questions.
+    let plain = find_byte3(s, begin, b'<', b'`', b'~').is_none();
+    let (answer, decided) = if plain {
+        (Some(begin), false)
+    } else {
+        skip_reasoning(s, begin, &mut repairs)
+    };
     let answer = answer?;
     let answer = skip_space(s, answer, &mut repairs);
-    let (start, fence, prefix_end) = match find_fenced(s, answer) {
+    let fenced = if plain { None } else { find_fenced(s, answer) };
+    let (start, fence, prefix_end) = match fenced {
         Some((open, f)) => (f.content, Some(f.marker), open),
         None => {
             let start = find_in_prose(s, answer)?;
