@@ -107,16 +107,34 @@ pub(crate) fn repair_bytes(text: &str, options: &Options) -> Result<Repaired<Vec
             return Err(Error::at(ErrorKind::InputLimitExceeded { limit }, text, 0));
         }
     }
-    // Valid JSON passes through untouched: the strict pass forbids every repair.
-    if !options.assume_invalid {
-        if let Some(valid) = strictly_valid(text, options.max_depth) {
-            return Ok(valid);
-        }
+    let result = locate::locate(text)
+        .ok_or_else(|| Error::at(ErrorKind::NoJson, text, 0))
+        .and_then(|src| {
+            let mut parse = SourceParse::new(text, src, options)?;
+            parse.feed(text, false)?;
+            Ok(repaired(text, parse))
+        });
+    if options.assume_invalid {
+        return result;
     }
-    let src = locate::locate(text).ok_or_else(|| Error::at(ErrorKind::NoJson, text, 0))?;
-    let mut parse = SourceParse::new(text, src, options)?;
-    parse.feed(text, false)?;
-    Ok(repaired(text, parse))
+    // Valid JSON passes through untouched. The strict pass (which forbids every repair) runs only when
+    // the repair cannot settle validity: most invalid input is settled by its first repair.
+    match &result {
+        Ok(out) if out.repairs.is_empty() => Ok(valid(text)),
+        Ok(out) if settles_invalid(out.repairs[0].kind) => result,
+        _ => strictly_valid(text, options.max_depth).map_or(result, Ok),
+    }
+}
+
+/// Whether a text whose repair began with a repair of `kind` is certainly not valid JSON.
+///
+/// The strict pass is the same parser with every repair forbidden, so the two make the same steps up
+/// to the first repair, where the strict pass fails. The exceptions: the locator's repairs (reasoning,
+/// fences, prose, escaped JSON), made before parsing on text that may be valid (a `</think>` inside a
+/// string), and a typographic quote closing a straight-quoted string, which only the repair takes as a
+/// closer. With zero repairs the parse read the whole text as the strict pass would: it is valid.
+fn settles_invalid(kind: RepairKind) -> bool {
+    kind.class() != RepairClass::Extraction && kind != RepairKind::CurlyQuotes
 }
 
 /// Every top-level JSON value in `text`, in textual order, each located and repaired on its own (SPEC §5):
@@ -168,14 +186,19 @@ pub(crate) fn strictly_valid(text: &str, max_depth: usize) -> Option<Repaired<Ve
     Parser::new(text.as_bytes(), 0, None, RepairSet::ALL, max_depth)
         .run()
         .ok()?;
+    Some(valid(text))
+}
+
+/// The result for `text` that is valid JSON.
+fn valid(text: &str) -> Repaired<Vec<u8>> {
     let start = text.len() - text.trim_start_matches(is_json_space).len();
     let end = text.trim_end_matches(is_json_space).len();
-    Some(Repaired {
+    Repaired {
         json: text.as_bytes()[start..end].to_vec(),
         status: Status::Valid,
         repairs: Vec::new(),
         span: start..end,
-    })
+    }
 }
 
 /// The result of a finished parse of `text`.
@@ -265,7 +288,52 @@ fn is_json_space(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::push_narrow_json;
+    use super::{
+        push_narrow_json, repair_bytes, strictly_valid, Options, Status, DEFAULT_MAX_DEPTH,
+    };
+    use proptest::prelude::*;
+
+    /// Pieces of valid and nearly valid JSON, and of what the locator and the typographic-quote rule
+    /// read, so that glued at random they are often valid, often one repair away, and sometimes valid
+    /// JSON that a repair would read differently.
+    const PIECES: &[&str] = &[
+        "{", "}", "[", "]", ",", ":", "\"", "\"a\"", "\"b\": ", "1", " ", "\n", "true", "'", "x",
+        "”", "“", "\\\"", "</think>", "<think>", "```", "json", "//", "\u{feff}", "é",
+    ];
+
+    #[test]
+    fn valid_json_that_a_repair_would_read_differently_is_valid() {
+        // A typographic quote the repair would take as a closer, reasoning and fence markers and
+        // escaped JSON inside strings, a string that holds brackets.
+        for text in [
+            r#"["”, "]"#,
+            r#"{"a": "x” , ", "b": 1}"#,
+            r#"{"a": "</think>"}"#,
+            "[\"```json\", {\"b\": 1}]",
+            r#""{\"a\": 1}""#,
+            r#""[1, 2]""#,
+        ] {
+            let out = repair_bytes(text, &Options::default()).unwrap();
+            assert_eq!(out.status, Status::Valid, "{text}");
+            assert_eq!(out.json, text.as_bytes());
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        /// Repairing first and checking strictly only when the repairs leave it open decides validity
+        /// exactly as the strict pass alone does.
+        #[test]
+        fn validity_is_decided_as_the_strict_pass_decides_it(
+            pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..24)
+        ) {
+            let text = pieces.concat();
+            let status = repair_bytes(&text, &Options::default()).map(|r| r.status);
+            let strict = strictly_valid(&text, DEFAULT_MAX_DEPTH).is_some();
+            prop_assert_eq!(status.as_ref().ok() == Some(&Status::Valid), strict, "{:?}", text);
+        }
+    }
 
     /// The narrowed text decoded one byte per character, as the host reads it.
     fn narrow(json: &str, latin1: bool) -> String {
