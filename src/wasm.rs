@@ -45,11 +45,11 @@ pub fn output_address() -> usize {
 fn write_output(write: impl FnOnce(&mut Vec<u8>)) -> usize {
     OUTPUT.with_borrow_mut(|b| {
         b.clear();
-        if b.capacity() > 1 << 20 {
-            // Give back a large buffer once results are small again.
-            b.shrink_to(1 << 20);
-        }
         write(b);
+        if b.capacity() > b.len().saturating_mul(8).max(1 << 20) {
+            // Give back a large buffer once results are small again (the host asks for the address after).
+            b.shrink_to(b.len().max(1 << 20));
+        }
         b.len()
     })
 }

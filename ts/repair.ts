@@ -159,6 +159,9 @@ function tryStrict(text: string, p: Plan): unknown {
   return invalidRun >= SKIP_PROBE_AFTER ? UNTRIED : probe(text);
 }
 
+/** What `repairOrThrow` returns for valid input: the caller parses `text` itself. */
+const VALID: RawRepairOk = Object.freeze({ ok: true, valid: true, header: '', json: '' });
+
 /**
  * The core's repair of `text`, after `tryStrict` answered `strict`. A result with `valid` set means the
  * input was valid JSON after all (the core checked because the probe was skipped or not allowed).
@@ -175,9 +178,6 @@ function repairOrThrow(text: string, p: Plan, strict: unknown, report: boolean, 
   if (untried && probe(text) !== NOT_VALID) return VALID;
   fail(r.error);
 }
-
-/** What `repairOrThrow` returns for valid input: the caller parses `text` itself. */
-const VALID: RawRepairOk = Object.freeze({ ok: true, valid: true, header: '', json: '' });
 
 /**
  * The JSON value in an LLM response, exactly as `JSON.parse` would build it from the repaired text.

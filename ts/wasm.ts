@@ -104,9 +104,9 @@ const decoder = new TextDecoder();
  * The `len` bytes the core left in its output buffer, decoded from a view of linear memory: as Latin-1
  * when the core was asked for that form (`narrowForm`), else as UTF-8.
  */
-function readOutput(len: number, latin1: boolean): string {
+function readOutput(len: number, asLatin1: boolean): string {
   const at = outputAddress();
-  if (latin1) return NodeBuffer!.from(exports!.memory.buffer, at, len).toString('latin1');
+  if (asLatin1) return NodeBuffer!.from(exports!.memory.buffer, at, len).toString('latin1');
   return decoder.decode(new Uint8Array(exports!.memory.buffer, at, len));
 }
 
