@@ -25,13 +25,15 @@ use wasm_bindgen::prelude::*;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 thread_local! {
-    /// Input text, written here by the host with `TextEncoder.encodeInto` before each call that reads
-    /// it. Several times faster than the per-character copy the generated glue uses for `&str`.
+    /// Input text, written here by the host before each call that reads it: UTF-8 with
+    /// `TextEncoder.encodeInto`, or in Node a Latin-1 string as it is in the second half (see
+    /// [`with_input`]). Several times faster than the per-character copy the generated glue uses for `&str`.
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// Whether the host writes the input as Latin-1 rather than UTF-8 (see [`input_latin1`]).
     static LATIN1: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// A repair result, read by the host with `TextDecoder` from [`output_address`]: the parser's bytes
-    /// are copied here as they are, with no UTF-8 check and no allocation per call.
+    /// A repair result, decoded by the host in place from [`output_address`] (`TextDecoder`, or Node's
+    /// `Buffer` for the Latin-1 form): the parser's bytes are copied here as they are, with no UTF-8
+    /// check and no allocation per call.
     static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
