@@ -20,14 +20,20 @@ use std::cell::Cell;
 
 mod fast;
 
-/// Why the parser stopped before the value was complete.
+/// Why the parser stopped before the value was complete. One byte, so that every step returns its
+/// result as a plain value: in wasm a result holding the error's details would be returned through
+/// memory on every call of the token loop. The details of a fault are kept in the parser
+/// ([`Parser::fault`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stop {
-    /// An error (a limit, a forbidden repair, no value) at a byte offset of the parsed text.
-    Fault(ErrorKind, usize),
+    /// An error (a limit, a forbidden repair, no value); see [`Parser::fault`].
+    Fault,
     /// The next step needs bytes that have not arrived yet (only with `more`).
     Suspend,
 }
+
+/// An error and the byte offset of the parsed text where it occurred.
+pub(crate) type Fault = (ErrorKind, usize);
 
 type Step = Result<(), Stop>;
 
@@ -155,6 +161,8 @@ pub(crate) struct Parser<'a> {
     line_break: Cell<(usize, usize)>,
     /// Whether complete input is read through the fast lane (off only to test it against the general steps).
     fast: bool,
+    /// The error behind the last [`Stop::Fault`].
+    fault: Option<Fault>,
 }
 
 /// Bytes that interrupt the bulk copy of string content, for `"`-delimited and `'`-delimited strings.
@@ -404,6 +412,7 @@ impl<'a> Parser<'a> {
             block_end: Cell::new((usize::MAX, 0)),
             line_break: Cell::new((usize::MAX, 0)),
             fast: true,
+            fault: None,
         }
     }
 
@@ -417,9 +426,11 @@ impl<'a> Parser<'a> {
     /// # Errors
     /// `NoJson` when the source holds no value, `DepthLimitExceeded`, and `RepairForbidden` for the first
     /// repair the forbid set names.
-    pub fn run(mut self) -> Result<Output, Stop> {
-        self.advance()?;
-        Ok(self.into_output())
+    pub fn run(mut self) -> Result<Output, Fault> {
+        match self.advance() {
+            Ok(()) => Ok(self.into_output()),
+            Err(_) => Err(self.fault()),
+        }
     }
 
     /// The same parser over `s`, a longer prefix of the same text (or the whole text, without `more`).
@@ -459,6 +470,7 @@ impl<'a> Parser<'a> {
             block_end: self.block_end,
             line_break: self.line_break,
             fast: self.fast,
+            fault: self.fault,
         }
     }
 
@@ -617,14 +629,23 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Keeps `kind` at `offset` as the error the parse stops with.
+    #[cold]
+    fn fail(&mut self, kind: ErrorKind, offset: usize) -> Stop {
+        self.fault = Some((kind, offset));
+        Stop::Fault
+    }
+
+    /// The error behind a [`Stop::Fault`] that a step returned.
+    pub fn fault(&self) -> Fault {
+        self.fault.expect("a step returned Stop::Fault")
+    }
+
     /// Records a repair, or fails when the options forbid it.
     #[inline]
     fn record(&mut self, kind: RepairKind, offset: usize) -> Step {
         if self.forbid.contains(kind) {
-            return Err(Stop::Fault(
-                ErrorKind::RepairForbidden { repair: kind },
-                offset,
-            ));
+            return Err(self.fail(ErrorKind::RepairForbidden { repair: kind }, offset));
         }
         self.repairs.push(Repair { kind, offset });
         Ok(())
@@ -681,7 +702,7 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         if self.stack.is_empty() {
-            return Err(Stop::Fault(ErrorKind::NoJson, self.pos));
+            return Err(self.fail(ErrorKind::NoJson, self.pos));
         }
         // repair: `ObjectId()`, `cb(...)`: no argument, so no value
         self.drop_item(RepairKind::MissingValue, self.pos)
@@ -700,12 +721,8 @@ impl<'a> Parser<'a> {
 
     fn push_frame(&mut self, kind: Container) -> Step {
         if self.stack.len() >= self.max_depth {
-            return Err(Stop::Fault(
-                ErrorKind::DepthLimitExceeded {
-                    limit: self.max_depth,
-                },
-                self.pos,
-            ));
+            let limit = self.max_depth;
+            return Err(self.fail(ErrorKind::DepthLimitExceeded { limit }, self.pos));
         }
         self.stack.push(Frame {
             kind,
@@ -1331,7 +1348,7 @@ impl<'a> Parser<'a> {
                     in_call = true;
                 }
                 match self.top() {
-                    None => return Err(Stop::Fault(ErrorKind::NoJson, at)),
+                    None => return Err(self.fail(ErrorKind::NoJson, at)),
                     // repair: `{"age":` — the member's value never started
                     Some(Container::Object) => self.drop_item(RepairKind::TruncatedMember, at)?,
                     Some(_) if in_call => self.drop_item(RepairKind::TruncatedMember, at)?,

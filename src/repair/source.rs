@@ -159,13 +159,14 @@ impl SourceParse {
             }
         };
         let result = parser.advance();
+        let fault = (result == Err(Stop::Fault)).then(|| parser.fault());
         self.parser = Some(parser.detach());
-        match result {
-            Ok(()) => Ok(true),
-            Err(Stop::Suspend) => Ok(false),
-            Err(Stop::Fault(kind, offset)) => {
+        match (result, fault) {
+            (Ok(()), _) => Ok(true),
+            (Err(_), Some((kind, offset))) => {
                 Err(Error::at(kind, text, self.original(offset, text)))
             }
+            (Err(_), None) => Ok(false),
         }
     }
 

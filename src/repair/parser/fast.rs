@@ -435,7 +435,7 @@ impl Parser<'_> {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::super::{Output, Parser, Stop};
+    use super::super::{Fault, Output, Parser};
     use crate::repair::record::RepairSet;
     use proptest::prelude::*;
 
@@ -523,7 +523,7 @@ mod tests {
         prop::collection::vec(prop::sample::select(TOKENS), 0..60).prop_map(|t| t.concat())
     }
 
-    fn run(text: &str, fast: bool, forbid: RepairSet, fence: Option<u8>) -> Result<Output, Stop> {
+    fn run(text: &str, fast: bool, forbid: RepairSet, fence: Option<u8>) -> Result<Output, Fault> {
         let mut p = Parser::new(text.as_bytes(), 0, fence, forbid, 64);
         p.fast = fast;
         p.run()
