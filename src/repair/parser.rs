@@ -9,7 +9,7 @@
 //! starts, so dropping an item (a truncated member, a placeholder) is a truncation to where it began.
 //!
 //! The same parser serves streams. Fed a prefix of the text with `more` set, every step that would need a
-//! byte past the end of the prefix stops with [`Stop::Suspend`] before changing anything, and the caller
+//! byte past the end of the prefix stops with [`Stop::SUSPEND`] before changing anything, and the caller
 //! resumes it on a longer prefix ([`Parser::resume`]). A step therefore decides only on bytes that are
 //! the same in every longer text, so a stream ends in exactly the state the one-shot parse reaches.
 
@@ -20,16 +20,16 @@ use std::cell::Cell;
 
 mod fast;
 
-/// Why the parser stopped before the value was complete. One byte, so that every step returns its
-/// result as a plain value: in wasm a result holding the error's details would be returned through
-/// memory on every call of the token loop. The details of a fault are kept in the parser
-/// ([`Parser::fault`]).
+/// Why the parser stopped before the value was complete: a fault, whose details the parser keeps
+/// ([`Parser::fault`]), or, when it keeps none, [`Stop::SUSPEND`]. It carries nothing, so that a
+/// step's result (`Result<(), Stop>`, `Result<bool, Stop>`) is one byte, returned as a plain value: in
+/// wasm a larger result is returned through memory on every call of the token loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stop {
-    /// An error (a limit, a forbidden repair, no value); see [`Parser::fault`].
-    Fault,
+pub(crate) struct Stop;
+
+impl Stop {
     /// The next step needs bytes that have not arrived yet (only with `more`).
-    Suspend,
+    pub const SUSPEND: Stop = Stop;
 }
 
 /// An error and the byte offset of the parsed text where it occurred.
@@ -161,7 +161,7 @@ pub(crate) struct Parser<'a> {
     line_break: Cell<(usize, usize)>,
     /// Whether complete input is read through the fast lane (off only to test it against the general steps).
     fast: bool,
-    /// The error behind the last [`Stop::Fault`].
+    /// The error the parse stopped with, if it did.
     fault: Option<Fault>,
 }
 
@@ -429,7 +429,7 @@ impl<'a> Parser<'a> {
     pub fn run(mut self) -> Result<Output, Fault> {
         match self.advance() {
             Ok(()) => Ok(self.into_output()),
-            Err(_) => Err(self.fault()),
+            Err(Stop) => Err(self.fault.expect("without `more` a stop is a fault")),
         }
     }
 
@@ -501,7 +501,7 @@ impl<'a> Parser<'a> {
             }
             if self.pos >= self.end {
                 if self.more {
-                    return Err(Stop::Suspend);
+                    return Err(Stop::SUSPEND);
                 }
                 return self.finish_at_end();
             }
@@ -613,7 +613,7 @@ impl<'a> Parser<'a> {
         if i < self.end {
             Ok(true)
         } else if self.more {
-            Err(Stop::Suspend)
+            Err(Stop::SUSPEND)
         } else {
             Ok(false)
         }
@@ -624,7 +624,7 @@ impl<'a> Parser<'a> {
     #[inline]
     fn need_through(&self, last: usize) -> Step {
         if self.more && last >= self.end {
-            return Err(Stop::Suspend);
+            return Err(Stop::SUSPEND);
         }
         Ok(())
     }
@@ -633,12 +633,12 @@ impl<'a> Parser<'a> {
     #[cold]
     fn fail(&mut self, kind: ErrorKind, offset: usize) -> Stop {
         self.fault = Some((kind, offset));
-        Stop::Fault
+        Stop
     }
 
-    /// The error behind a [`Stop::Fault`] that a step returned.
-    pub fn fault(&self) -> Fault {
-        self.fault.expect("a step returned Stop::Fault")
+    /// The error a step stopped with; `None` when it stopped to wait for more input.
+    pub fn fault(&self) -> Option<Fault> {
+        self.fault
     }
 
     /// Records a repair, or fails when the options forbid it.
@@ -859,7 +859,7 @@ impl<'a> Parser<'a> {
             // In a stream, `<`, `</` or `</s` at the end may still become a token.
             let seen = &s[i..self.end.max(i)];
             if self.more && (b"</s>".starts_with(seen) || b"<|".starts_with(seen)) {
-                return Err(Stop::Suspend);
+                return Err(Stop::SUSPEND);
             }
             return Ok(None);
         }
@@ -1440,7 +1440,7 @@ impl<'a> Parser<'a> {
             copy_from(&mut self.out, s, run..self.pos);
             if self.pos >= self.end {
                 if self.more {
-                    return Err(Stop::Suspend);
+                    return Err(Stop::SUSPEND);
                 }
                 if let Some((out_len, at)) = self.str.fence_cut {
                     self.out.truncate(out_len);

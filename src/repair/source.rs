@@ -159,14 +159,14 @@ impl SourceParse {
             }
         };
         let result = parser.advance();
-        let fault = (result == Err(Stop::Fault)).then(|| parser.fault());
+        let fault = parser.fault();
         self.parser = Some(parser.detach());
         match (result, fault) {
             (Ok(()), _) => Ok(true),
-            (Err(_), Some((kind, offset))) => {
+            (Err(Stop), Some((kind, offset))) => {
                 Err(Error::at(kind, text, self.original(offset, text)))
             }
-            (Err(_), None) => Ok(false),
+            (Err(Stop), None) => Ok(false),
         }
     }
 
