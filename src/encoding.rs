@@ -5,11 +5,14 @@
 //! `TextEncoder.encodeInto` transcodes accented text to UTF-8, so the binding layer takes those bytes and
 //! the transcoding happens here instead, eight bytes at a time across ASCII.
 
+/// The high bit of every byte of a word: set in a word exactly when it holds a non-ASCII byte.
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
 /// Length of the longest ASCII prefix of `bytes`, eight bytes at a time.
 pub(crate) fn ascii_prefix_len(bytes: &[u8]) -> usize {
     let mut i = 0;
     while i + 8 <= bytes.len() {
-        if word(bytes, i) & 0x8080_8080_8080_8080 != 0 {
+        if word(bytes, i) & HIGHS != 0 {
             break;
         }
         i += 8;
@@ -21,30 +24,46 @@ pub(crate) fn ascii_prefix_len(bytes: &[u8]) -> usize {
 }
 
 /// The eight bytes at `i` as a little-endian word.
-fn word(bytes: &[u8], i: usize) -> u64 {
+#[inline(always)]
+pub(crate) fn word(bytes: &[u8], i: usize) -> u64 {
     let mut w = [0u8; 8];
     w.copy_from_slice(&bytes[i..i + 8]);
     u64::from_le_bytes(w)
 }
 
+/// The eight bytes at `i` when all of them are ASCII.
+#[inline(always)]
+pub(crate) fn ascii_word(bytes: &[u8], i: usize) -> Option<[u8; 8]> {
+    let w = bytes.get(i..i + 8).map(|_| word(bytes, i))?;
+    (w & HIGHS == 0).then(|| w.to_le_bytes())
+}
+
 /// Turns the Latin-1 text (one character per byte) in `buf[len..2 * len]` into UTF-8 at the start of
 /// `buf` and returns its length. UTF-8 takes at most two bytes per Latin-1 character, so the writing
-/// never overtakes the reading and one buffer serves both.
+/// never overtakes the reading and one buffer serves both. ASCII moves eight bytes at a time in fixed
+/// size stores: in wasm a copy of a length known only at run time is a call into the host, which costs
+/// more than the short runs between accented letters.
 pub(crate) fn latin1_to_utf8_in_place(buf: &mut [u8], len: usize) -> usize {
     let (mut from, end) = (len, 2 * len);
     let mut to = 0;
     while from < end {
-        let ascii = ascii_prefix_len(&buf[from..end]);
-        buf.copy_within(from..from + ascii, to);
-        to += ascii;
-        from += ascii;
-        if from < end {
-            let b = buf[from];
+        if let Some(w) = ascii_word(&buf[..end], from) {
+            // Read before written: `to <= from` throughout.
+            buf[to..to + 8].copy_from_slice(&w);
+            to += 8;
+            from += 8;
+            continue;
+        }
+        let b = buf[from];
+        if b.is_ascii() {
+            buf[to] = b;
+            to += 1;
+        } else {
             buf[to] = 0xc0 | b >> 6;
             buf[to + 1] = 0x80 | (b & 0x3f);
             to += 2;
-            from += 1;
         }
+        from += 1;
     }
     to
 }

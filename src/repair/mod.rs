@@ -14,7 +14,7 @@ mod source;
 pub(crate) use parser::json_string;
 pub use record::{Repair, RepairClass, RepairKind, RepairSet};
 
-use crate::encoding::ascii_prefix_len;
+use crate::encoding::{ascii_prefix_len, ascii_word};
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
 use parser::Parser;
@@ -251,24 +251,41 @@ pub fn ascii_json(json: &str) -> std::borrow::Cow<'_, str> {
 /// UTF-8 sequence (never written by the parser) comes out as `\ufffd`.
 pub(crate) fn push_narrow_json(out: &mut Vec<u8>, json: &[u8], latin1: bool) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut rest = json;
+    out.reserve(json.len());
     let mut units = [0u16; 2];
-    loop {
-        // Copy the ASCII run in one piece, then escape the one character after it.
-        let ascii = ascii_prefix_len(rest);
-        out.extend_from_slice(&rest[..ascii]);
-        rest = &rest[ascii..];
-        let Some(&lead) = rest.first() else { break };
+    let mut i = 0;
+    while i < json.len() {
+        // ASCII in fixed-size pieces (see `latin1_to_utf8_in_place` for why not one copy per run).
+        if let Some(w) = ascii_word(json, i) {
+            out.extend_from_slice(&w);
+            i += 8;
+            continue;
+        }
+        let lead = json[i];
+        if lead.is_ascii() {
+            out.push(lead);
+            i += 1;
+            continue;
+        }
+        // U+0080..U+00FF: a lead byte 0xC2 or 0xC3 and one continuation byte.
+        if let (true, 0xc2 | 0xc3, Some(&next)) = (latin1, lead, json.get(i + 1)) {
+            if next & 0xc0 == 0x80 {
+                out.push((lead & 3) << 6 | (next & 0x3f));
+                i += 2;
+                continue;
+            }
+        }
         let len = match lead {
             0xf0.. => 4,
             0xe0.. => 3,
             _ => 2,
         };
+        let rest = &json[i..];
         let (c, used) = match std::str::from_utf8(&rest[..len.min(rest.len())]) {
             Ok(one) => one.chars().next().map_or(('\u{fffd}', 1), |c| (c, len)),
             Err(_) => ('\u{fffd}', 1),
         };
-        rest = &rest[used..];
+        i += used;
         if latin1 && u32::from(c) <= 0xff {
             out.push(c as u8);
             continue;
@@ -332,6 +349,17 @@ mod tests {
             let status = repair_bytes(&text, &Options::default()).map(|r| r.status);
             let strict = strictly_valid(&text, DEFAULT_MAX_DEPTH).is_some();
             prop_assert_eq!(status.as_ref().ok() == Some(&Status::Valid), strict, "{:?}", text);
+        }
+
+        /// Both narrow forms hold the same value as the UTF-8 text, whatever mix of ASCII runs (the
+        /// word-at-a-time path) and other characters it has.
+        #[test]
+        fn narrow_forms_keep_the_value(s in "([a-z \\\\\"]{0,19}[\\x00-\\x1f\\u{80}-\\u{ff}\\u{100}-\\u{10ffff}]?){0,6}") {
+            let json = serde_json::to_string(&s).unwrap();
+            for latin1 in [false, true] {
+                let back: String = serde_json::from_str(&narrow(&json, latin1)).unwrap();
+                prop_assert_eq!(&back, &s);
+            }
         }
     }
 
