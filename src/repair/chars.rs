@@ -120,40 +120,67 @@ pub fn starts_with_ignore_case(s: &[u8], i: usize, pat: &[u8]) -> bool {
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// Whether any byte of `w` is zero.
+/// The high bit of each zero byte of `w`. Only the lowest flag is certain (a borrow may flag a
+/// byte above a zero one), which is all a search needs: it is the first zero byte.
 #[inline]
-fn has_zero_byte(w: u64) -> bool {
-    w.wrapping_sub(ONES) & !w & HIGHS != 0
+fn zero_bytes(w: u64) -> u64 {
+    w.wrapping_sub(ONES) & !w & HIGHS
 }
 
 /// Whether any byte of `w` equals `b`.
 #[inline]
 fn has_byte(w: u64, b: u8) -> bool {
-    has_zero_byte(w ^ (ONES * b as u64))
+    zero_bytes(w ^ (ONES * b as u64)) != 0
+}
+
+/// The high bit of each byte of `w` below 0x20 (lowest flag certain, as for [`zero_bytes`]).
+#[inline]
+fn control_bytes(w: u64) -> u64 {
+    w.wrapping_sub(ONES * 0x20) & !w & HIGHS
+}
+
+/// The eight bytes at `i` as a little-endian word (byte `i` lowest).
+#[inline(always)]
+fn word_at(s: &[u8], i: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&s[i..i + 8]);
+    u64::from_le_bytes(word)
 }
 
 /// The first offset in `s[from..end]` that may need attention inside a string: a control character,
-/// `"`, `\\`, the lead byte 0xE2 of typographic quotes, and `'` when `single`. Eight bytes at a time;
-/// the caller still classifies the byte at the returned offset (it may be a false stop, never a miss).
+/// `"`, `\\`, the lead byte 0xE2 of typographic quotes, and `'` when `single`. Eight bytes at a time:
+/// within the whole words it reads, the offset is exactly the first such byte; it stops at the last
+/// eight bytes or fewer, which the caller reads one by one.
 #[inline]
 pub fn skip_plain_string_bytes(s: &[u8], mut from: usize, end: usize, single: bool) -> usize {
     while from + 8 <= end {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&s[from..from + 8]);
-        let w = u64::from_le_bytes(word);
-        // A byte below 0x20: (w - 0x20..) & !w & 0x80.. is non-zero exactly when one exists.
-        let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS != 0;
-        if control
-            || has_byte(w, b'"')
-            || has_byte(w, b'\\')
-            || has_byte(w, 0xE2)
-            || (single && has_byte(w, b'\''))
-        {
-            break;
+        let w = word_at(s, from);
+        let mut special = control_bytes(w)
+            | zero_bytes(w ^ (ONES * b'"' as u64))
+            | zero_bytes(w ^ (ONES * b'\\' as u64))
+            | zero_bytes(w ^ (ONES * 0xE2));
+        if single {
+            special |= zero_bytes(w ^ (ONES * b'\'' as u64));
+        }
+        if special != 0 {
+            return from + (special.trailing_zeros() / 8) as usize;
         }
         from += 8;
     }
     from
+}
+
+/// The offset of the first control character (below 0x20) in `s[from..end]`, eight bytes at a time.
+#[inline]
+pub fn find_control(s: &[u8], mut from: usize, end: usize) -> Option<usize> {
+    while from + 8 <= end {
+        let controls = control_bytes(word_at(s, from));
+        if controls != 0 {
+            return Some(from + (controls.trailing_zeros() / 8) as usize);
+        }
+        from += 8;
+    }
+    (from..end).find(|&i| s[i] < 0x20)
 }
 
 /// The offset of the first of the bytes `a`, `b` or `c` in `s[from..]` (pass one byte three times to
@@ -172,9 +199,7 @@ pub fn find_byte3(s: &[u8], from: usize, a: u8, b: u8, c: u8) -> Option<usize> {
 fn find_byte3_words(s: &[u8], from: usize, a: u8, b: u8, c: u8) -> Option<usize> {
     let mut i = from;
     while i + 8 <= s.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&s[i..i + 8]);
-        let w = u64::from_le_bytes(word);
+        let w = word_at(s, i);
         if has_byte(w, a) || has_byte(w, b) || has_byte(w, c) {
             break;
         }
@@ -197,8 +222,8 @@ mod tests {
                 let mut s = vec![b'a'; 24];
                 s[at] = special;
                 let stop = skip_plain_string_bytes(&s, 0, s.len(), false);
-                assert!(stop <= at, "missed byte {special:#x} at {at}");
-                assert!(at - stop < 8);
+                assert_eq!(stop, at, "byte {special:#x} at {at}");
+                assert_eq!(find_control(&s, 0, s.len()), (special < 0x20).then_some(at));
             }
         }
         assert_eq!(
@@ -207,8 +232,30 @@ mod tests {
         );
         assert_eq!(
             skip_plain_string_bytes(b"it's fine, really", 0, 17, true),
-            0
+            2
         );
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        /// The word searches agree with a byte-by-byte search, wherever the special bytes fall and
+        /// however many there are (only the first in a word is reported exactly by the bit trick).
+        #[test]
+        fn word_searches_find_the_first_special_byte(
+            s in proptest::collection::vec(proptest::sample::select(&[b'a', b' ', b'"', b'\\', b'\'', b'\n', 0x1f, 0x20, 0x21, 0xE2, 0xE3, 0xA2, 0x02][..]), 0..40),
+            from in 0usize..8,
+            single in proptest::bool::ANY,
+        ) {
+            let end = s.len();
+            let from = from.min(end);
+            let special = |b: u8| b < 0x20 || matches!(b, b'"' | b'\\' | 0xE2) || (single && b == b'\'');
+            let first = (from..end).find(|&i| special(s[i]));
+            let stop = skip_plain_string_bytes(&s, from, end, single);
+            // Exact within the whole words from `from`; the last seven bytes or fewer are the caller's.
+            let words_end = from + (end - from) / 8 * 8;
+            proptest::prop_assert_eq!(stop, first.filter(|&i| i < words_end).unwrap_or(words_end));
+            proptest::prop_assert_eq!(find_control(&s, from, end), (from..end).find(|&i| s[i] < 0x20));
+        }
     }
 
     #[test]

@@ -19,7 +19,8 @@ use super::{
     SPECIAL_SINGLE,
 };
 use crate::repair::chars::{
-    is_json_ws, quote_at, skip_plain_string_bytes, starts_with_at, LDQUO, RDQUO, RSQUO,
+    find_control, is_json_ws, quote_at, skip_plain_string_bytes, starts_with_at, LDQUO, RDQUO,
+    RSQUO,
 };
 use crate::repair::record::RepairKind;
 
@@ -411,12 +412,12 @@ impl Parser<'_> {
                 self.record(RepairKind::ControlCharacter, at)?;
                 self.out.push(b'"');
                 let mut run = content.start;
-                for i in at..content.end {
-                    if s[i] < 0x20 {
-                        copy_from(&mut self.out, s, run..i);
-                        push_control(&mut self.out, s[i]);
-                        run = i + 1;
-                    }
+                let mut next = Some(at);
+                while let Some(i) = next {
+                    copy_from(&mut self.out, s, run..i);
+                    push_control(&mut self.out, s[i]);
+                    run = i + 1;
+                    next = find_control(s, run, content.end);
                 }
                 copy_from(&mut self.out, s, run..content.end);
                 self.out.push(b'"');
