@@ -8,7 +8,7 @@
 
 use crate::encoding::latin1_to_utf8_in_place;
 use crate::position::{locate_all, Location};
-use crate::repair::{json_string, push_narrow_json, repair_bytes};
+use crate::repair::{json_string, push_narrow_json, repair_bytes, repair_latin1};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema};
 use crate::{
     CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairKind, RepairOptions,
@@ -152,6 +152,24 @@ pub fn repair_text(
     narrow: u8,
 ) -> usize {
     let options = repair_options(max_depth, max_input_length, forbid, assume_invalid);
+    // Only the value is wanted, in the Latin-1 form, and the input came as Latin-1: it may be read
+    // as it is (see `repair_latin1`); anything else, and an error, go the general way.
+    if narrow == 2 && !report && LATIN1.get() {
+        let done = INPUT.with_borrow(|b| {
+            let len = len.min(b.len() / 2);
+            repair_latin1(&b[len..2 * len], &options)
+        });
+        if let Some(out) = done {
+            return write_output(|b| {
+                if out.status == Status::Valid {
+                    b.push(b'V');
+                } else {
+                    b.extend_from_slice(b"R{}\n");
+                    b.extend_from_slice(&out.json);
+                }
+            });
+        }
+    }
     with_input(len, |text| {
         write_output(|b| match repair_bytes(text, &options) {
             // The host parses its own string then (exactly as `JSON.parse` would, lone surrogates too).

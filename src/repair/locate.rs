@@ -304,9 +304,10 @@ fn is_jsonp_prefix(s: &[u8], from: usize, start: usize) -> bool {
     k < name_end
 }
 
-/// Locates the source of the JSON value in `text` (SPEC §2.2–2.4), or `None` when there is none.
-pub(crate) fn locate(text: &str) -> Option<Source> {
-    let s = text.as_bytes();
+/// Locates the source of the JSON value in the text `s` (SPEC §2.2–2.4), or `None` when there is
+/// none. It reads bytes: ASCII, and the UTF-8 sequences of the no-break space and invisible characters
+/// (which Latin-1 text read by [`super::repair_latin1`] cannot hold).
+pub(crate) fn locate(s: &[u8]) -> Option<Source> {
     let mut repairs = Vec::new();
     let begin = skip_space(s, 0, &mut repairs);
     // Most JSON holds no byte that can begin a tag or a fence: one scan then settles both questions.
@@ -431,7 +432,7 @@ mod tests {
     use super::*;
 
     fn start(t: &str) -> Option<usize> {
-        locate(t).map(|s| s.start)
+        locate(t.as_bytes()).map(|s| s.start)
     }
 
     #[test]
@@ -454,7 +455,7 @@ mod tests {
     #[test]
     fn first_json_fence_wins_over_prose_and_other_languages() {
         let t = "Use {\"a\":1} like this:\n```python\nx = {\"p\": 1}\n```\n```JSON\n{\"b\":2}\n```";
-        let src = locate(t).unwrap();
+        let src = locate(t.as_bytes()).unwrap();
         assert_eq!(src.start, t.find("{\"b").unwrap());
         assert_eq!(src.fence, Some(b'`'));
     }
@@ -469,7 +470,7 @@ mod tests {
 
     #[test]
     fn jsonp_prefix_is_named() {
-        let src = locate("callback({\"a\":1});").unwrap();
+        let src = locate(b"callback({\"a\":1});").unwrap();
         assert_eq!(src.repairs[0].kind, RepairKind::Jsonp);
     }
 }

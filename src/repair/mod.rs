@@ -14,10 +14,11 @@ mod source;
 pub(crate) use parser::json_string;
 pub use record::{Repair, RepairClass, RepairKind, RepairSet};
 
-use crate::encoding::{ascii_prefix_len, ascii_word};
+use crate::encoding::{ascii_prefix_len, ascii_word, word};
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
-use parser::Parser;
+use parser::{Fault, Parser};
+use source::fault_error;
 pub(crate) use source::SourceParse;
 use std::ops::Range;
 
@@ -107,12 +108,53 @@ pub(crate) fn repair_bytes(text: &str, options: &Options) -> Result<Repaired<Vec
             return Err(Error::at(ErrorKind::InputLimitExceeded { limit }, text, 0));
         }
     }
-    let result = locate::locate(text)
-        .ok_or_else(|| Error::at(ErrorKind::NoJson, text, 0))
+    repair_in(text.as_bytes(), options, false).map_err(|f| fault_error(text, f))
+}
+
+/// [`repair_bytes`] of a text given as Latin-1 bytes (one byte per character, so a byte offset is also
+/// the UTF-16 index), when no byte is in 0x80..=0xBF (which keeps every byte reading as it reads in the
+/// UTF-8 form: see [`Parser::read_latin1`]). The JSON text it returns is Latin-1 too, with the escapes
+/// of UTF-8 output. `None` when the text does not qualify or the repair fails: the caller then repairs
+/// the UTF-8 form, which also gives the error its position.
+///
+/// Latin-1 is how a host such as V8 stores most strings: reading it as it is spares transcoding it to
+/// UTF-8, checking that, and narrowing the result back.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn repair_latin1(s: &[u8], options: &Options) -> Option<Repaired<Vec<u8>>> {
+    if options
+        .max_input_length
+        .is_some_and(|limit| s.len() > limit)
+        || !reads_as_utf8(s)
+    {
+        return None;
+    }
+    repair_in(s, options, true).ok()
+}
+
+/// Whether the Latin-1 text `s` holds no byte in 0x80..=0xBF, eight bytes at a time.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn reads_as_utf8(s: &[u8]) -> bool {
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while i + 8 <= s.len() {
+        let w = word(s, i);
+        // A byte 10xxxxxx: the high bit set and the next one clear.
+        if w & !(w << 1) & HIGHS != 0 {
+            return false;
+        }
+        i += 8;
+    }
+    !s[i..].iter().any(|&b| b & 0xc0 == 0x80)
+}
+
+/// The repair of the text `s` (UTF-8, or Latin-1 with `latin1`), faults at offsets of `s`.
+fn repair_in(s: &[u8], options: &Options, latin1: bool) -> Result<Repaired<Vec<u8>>, Fault> {
+    let result = locate::locate(s)
+        .ok_or((ErrorKind::NoJson, 0))
         .and_then(|src| {
-            let mut parse = SourceParse::new(text, src, options)?;
-            parse.feed(text, false)?;
-            Ok(repaired(text, parse))
+            let mut parse = SourceParse::of_bytes(src, options, latin1)?;
+            parse.feed_bytes(s, false)?;
+            Ok(repaired(s, parse))
         });
     if options.assume_invalid {
         return result;
@@ -120,9 +162,9 @@ pub(crate) fn repair_bytes(text: &str, options: &Options) -> Result<Repaired<Vec
     // Valid JSON passes through untouched. The strict pass (which forbids every repair) runs only when
     // the repair cannot settle validity: most invalid input is settled by its first repair.
     match &result {
-        Ok(out) if out.repairs.is_empty() => Ok(valid(text)),
+        Ok(out) if out.repairs.is_empty() => Ok(valid(s)),
         Ok(out) if settles_invalid(out.repairs[0].kind) => result,
-        _ => strictly_valid(text, options.max_depth).map_or(result, Ok),
+        _ => strictly_valid_bytes(s, options.max_depth, latin1).map_or(result, Ok),
     }
 }
 
@@ -169,7 +211,7 @@ pub(crate) fn candidates(
         let (start, fence) = (src.start, src.fence);
         let result = SourceParse::new(text, src, options).and_then(|mut parse| {
             parse.feed(text, false)?;
-            Ok(repaired(text, parse).into_text())
+            Ok(repaired(text.as_bytes(), parse).into_text())
         });
         let end = match &result {
             Ok(r) => r.span.end.max(start + 1),
@@ -183,18 +225,28 @@ pub(crate) fn candidates(
 
 /// `text` as a [`Repaired`] result when it is strictly valid JSON nesting at most `max_depth` deep.
 pub(crate) fn strictly_valid(text: &str, max_depth: usize) -> Option<Repaired<Vec<u8>>> {
-    Parser::new(text.as_bytes(), 0, None, RepairSet::ALL, max_depth)
-        .run()
-        .ok()?;
-    Some(valid(text))
+    strictly_valid_bytes(text.as_bytes(), max_depth, false)
 }
 
-/// The result for `text` that is valid JSON.
-fn valid(text: &str) -> Repaired<Vec<u8>> {
-    let start = text.len() - text.trim_start_matches(is_json_space).len();
-    let end = text.trim_end_matches(is_json_space).len();
+/// [`strictly_valid`] of a text given as bytes (Latin-1 with `latin1`).
+fn strictly_valid_bytes(s: &[u8], max_depth: usize, latin1: bool) -> Option<Repaired<Vec<u8>>> {
+    let mut parser = Parser::new(s, 0, None, RepairSet::ALL, max_depth);
+    if latin1 {
+        parser.read_latin1();
+    }
+    parser.run().ok()?;
+    Some(valid(s))
+}
+
+/// The result for the text `s` that is valid JSON.
+fn valid(s: &[u8]) -> Repaired<Vec<u8>> {
+    let start = s.iter().position(|&b| !is_json_space(b)).unwrap_or(s.len());
+    let end = s
+        .iter()
+        .rposition(|&b| !is_json_space(b))
+        .map_or(start, |e| e + 1);
     Repaired {
-        json: text.as_bytes()[start..end].to_vec(),
+        json: s[start..end].to_vec(),
         status: Status::Valid,
         repairs: Vec::new(),
         span: start..end,
@@ -202,7 +254,7 @@ fn valid(text: &str) -> Repaired<Vec<u8>> {
 }
 
 /// The result of a finished parse of `text`.
-pub(crate) fn repaired(text: &str, parse: SourceParse) -> Repaired<Vec<u8>> {
+pub(crate) fn repaired(text: &[u8], parse: SourceParse) -> Repaired<Vec<u8>> {
     let (start, _) = parse.source();
     let out = parse.into_output(text);
     Repaired {
@@ -299,16 +351,18 @@ pub(crate) fn push_narrow_json(out: &mut Vec<u8>, json: &[u8], latin1: bool) {
     }
 }
 
-fn is_json_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r')
+fn is_json_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
 #[cfg(test)]
 mod tests {
     use super::{
-        push_narrow_json, repair_bytes, strictly_valid, Options, Status, DEFAULT_MAX_DEPTH,
+        push_narrow_json, repair_bytes, repair_latin1, strictly_valid, Options, Repair, Status,
+        DEFAULT_MAX_DEPTH,
     };
     use proptest::prelude::*;
+    use proptest::test_runner::TestCaseError;
 
     /// Pieces of valid and nearly valid JSON, and of what the locator and the typographic-quote rule
     /// read, so that glued at random they are often valid, often one repair away, and sometimes valid
@@ -317,6 +371,144 @@ mod tests {
         "{", "}", "[", "]", ",", ":", "\"", "\"a\"", "\"b\": ", "1", " ", "\n", "true", "'", "x",
         "”", "“", "\\\"", "</think>", "<think>", "```", "json", "//", "\u{feff}", "é",
     ];
+
+    /// Pieces for the Latin-1 reading: structure, every kind of repair, and characters beyond ASCII
+    /// whose UTF-8 and Latin-1 forms differ in length (accented letters, `â` and `ï`, which lead
+    /// typographic and invisible sequences in UTF-8, `Â`), alone and in keys, words and chat tokens.
+    const LATIN1_PIECES: &[&str] = &[
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"",
+        "'",
+        " ",
+        "\n",
+        "\t",
+        "\"k\": ",
+        "k: ",
+        "'k': ",
+        "1",
+        "1.",
+        "-",
+        "true",
+        "True",
+        "None",
+        "NaN",
+        "undefined",
+        "x",
+        "é",
+        "â",
+        "ï",
+        "Â",
+        "ÿ",
+        "Ê",
+        "éé",
+        "\"é\"",
+        "'âï'",
+        "éa: ",
+        "\\",
+        "\\n",
+        "\\u00e9",
+        "//",
+        "/*",
+        "*/",
+        "#",
+        "...",
+        "```",
+        "```json\n",
+        "<think>",
+        "</think>",
+        "<|im_end|>",
+        "<|",
+        "|>",
+        "ÂÂÂÂÂÂÂÂÂÂÂÂÂÂÂÂ",
+        "(",
+        ")",
+        "f(",
+        "=",
+        ";",
+        "@",
+        "\u{1}",
+    ];
+
+    /// The text as Latin-1 bytes, when every character fits in one.
+    fn latin1_bytes(text: &str) -> Option<Vec<u8>> {
+        text.chars()
+            .map(|c| u8::try_from(u32::from(c)).ok())
+            .collect()
+    }
+
+    /// The character index of each byte offset of `text` (and of its end).
+    fn char_index(text: &str, offset: usize) -> usize {
+        text[..offset].chars().count()
+    }
+
+    /// Checks that reading the Latin-1 form of `text` gives what repairing its UTF-8 form gives (see
+    /// `latin1_reading_equals_the_utf8_repair`).
+    fn same_reading(text: &str, options: &Options) -> Result<(), TestCaseError> {
+        let bytes = latin1_bytes(text).unwrap();
+        let qualifies = !text.chars().any(|c| ('\u{80}'..='\u{bf}').contains(&c));
+        match (repair_latin1(&bytes, options), repair_bytes(text, options)) {
+            (Some(l), Ok(u)) => {
+                prop_assert!(qualifies);
+                prop_assert_eq!(l.status, u.status, "{:?}", text);
+                let mut narrow = Vec::new();
+                push_narrow_json(&mut narrow, &u.json, true);
+                prop_assert_eq!(l.json, narrow, "{:?}", text);
+                let at = |r: &Repair| (r.kind, char_index(text, r.offset));
+                prop_assert_eq!(
+                    l.repairs
+                        .iter()
+                        .map(|r| (r.kind, r.offset))
+                        .collect::<Vec<_>>(),
+                    u.repairs.iter().map(at).collect::<Vec<_>>(),
+                    "{:?}",
+                    text
+                );
+                let span = char_index(text, u.span.start)..char_index(text, u.span.end);
+                prop_assert_eq!(l.span, span, "{:?}", text);
+            }
+            (None, Ok(_)) => prop_assert!(!qualifies, "declined {:?}", text),
+            (None, Err(_)) => {}
+            (Some(_), Err(e)) => {
+                prop_assert!(false, "{:?}: read as Latin-1, failed as UTF-8: {}", text, e)
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn latin1_reading_counts_characters_as_utf8_does() {
+        // A chat-template token's look-ahead is 64 bytes of UTF-8: `Â` takes two there, one in Latin-1.
+        for n in 28..34 {
+            let token = format!("<|{}|>", "Â".repeat(n));
+            for text in [
+                format!("{{\"a\": 1 {token} }}"),
+                format!("{token}{{\"a\": 1}}"),
+                format!("[1, {token}]"),
+            ] {
+                same_reading(&text, &Options::default()).unwrap();
+            }
+        }
+        // Characters beyond ASCII where the parser skips or copies one character.
+        for text in [
+            "{\"a\": 1 é}",
+            "{é: 1}",
+            "[1 ÿ]",
+            "{\"a\" ï 1}",
+            "{\"k\": âïÂ}",
+            "[\"é\" é]",
+            "{:é}",
+        ] {
+            same_reading(text, &Options::default()).unwrap();
+        }
+        // A character in U+0080..U+00BF declines: its UTF-8 form has bytes a Latin-1 text never has.
+        assert!(repair_latin1(&latin1_bytes("{a: '°'}").unwrap(), &Options::default()).is_none());
+        assert!(repair_latin1(&latin1_bytes("{a: 'é'}").unwrap(), &Options::default()).is_some());
+    }
 
     #[test]
     fn valid_json_that_a_repair_would_read_differently_is_valid() {
@@ -349,6 +541,24 @@ mod tests {
             let status = repair_bytes(&text, &Options::default()).map(|r| r.status);
             let strict = strictly_valid(&text, DEFAULT_MAX_DEPTH).is_some();
             prop_assert_eq!(status.as_ref().ok() == Some(&Status::Valid), strict, "{:?}", text);
+        }
+
+        /// Reading the Latin-1 form of a text gives what repairing its UTF-8 form gives: the same status
+        /// and repairs at the same character positions, and the JSON text in the Latin-1 narrow form.
+        /// It declines (`None`) exactly when the text has a character in U+0080..U+00BF or the repair
+        /// fails.
+        #[test]
+        fn latin1_reading_equals_the_utf8_repair(
+            pieces in proptest::collection::vec(proptest::sample::select(LATIN1_PIECES), 0..30),
+            assume_invalid in proptest::bool::ANY,
+            forbid_some in proptest::bool::ANY,
+        ) {
+            let mut options = Options { assume_invalid, ..Options::default() };
+            if forbid_some {
+                options.forbid.insert_code("unexpected_character");
+                options.forbid.insert_code("unquoted_string");
+            }
+            same_reading(&pieces.concat(), &options)?;
         }
 
         /// Both narrow forms hold the same value as the UTF-8 text, whatever mix of ASCII runs (the

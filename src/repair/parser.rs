@@ -163,6 +163,8 @@ pub(crate) struct Parser<'a> {
     fast: bool,
     /// The error the parse stopped with, if it did.
     fault: Option<Fault>,
+    /// The text is Latin-1 (one byte per character) rather than UTF-8; see [`Parser::read_latin1`].
+    latin1: bool,
 }
 
 /// Bytes that interrupt the bulk copy of string content, for `"`-delimited and `'`-delimited strings.
@@ -413,7 +415,17 @@ impl<'a> Parser<'a> {
             line_break: Cell::new((usize::MAX, 0)),
             fast: true,
             fault: None,
+            latin1: false,
         }
+    }
+
+    /// Tells the parser that the text is Latin-1, one byte per character, with no byte in
+    /// 0x80..=0xBF. No byte sequence the parser recognises beyond ASCII (typographic quotes, `…`,
+    /// invisible characters, the no-break space) can then occur, and every other byte reads as it
+    /// reads in UTF-8 (as a character beyond ASCII); what differs is the length of a character, which
+    /// the parser takes into account where it counts.
+    pub fn read_latin1(&mut self) {
+        self.latin1 = true;
     }
 
     /// Tells the parser that the locator removed a JSONP callback before the value.
@@ -471,6 +483,7 @@ impl<'a> Parser<'a> {
             line_break: self.line_break,
             fast: self.fast,
             fault: self.fault,
+            latin1: self.latin1,
         }
     }
 
@@ -865,7 +878,16 @@ impl<'a> Parser<'a> {
         }
         // Bounded look-ahead: such tokens are short.
         const LIMIT: usize = 64;
-        let limit = (i + LIMIT).min(self.end);
+        let mut limit = (i + LIMIT).min(self.end);
+        if self.latin1 {
+            // The same 64 bytes of UTF-8: a character beyond ASCII takes two there.
+            let (mut k, mut utf8) = (i, 0);
+            while k < self.end && utf8 + 1 + (s[k] >= 0x80) as usize <= LIMIT {
+                utf8 += 1 + (s[k] >= 0x80) as usize;
+                k += 1;
+            }
+            limit = k;
+        }
         match s[i + 2..limit].windows(2).position(|w| w == b"|>") {
             Some(off) => Ok(Some(off + 4)),
             None => {
@@ -1053,7 +1075,11 @@ impl<'a> Parser<'a> {
 
     fn skip_unexpected(&mut self) -> Step {
         self.record(RepairKind::UnexpectedCharacter, self.pos)?;
-        self.pos += char_len(self.s[self.pos]);
+        self.pos += if self.latin1 {
+            1
+        } else {
+            char_len(self.s[self.pos])
+        };
         Ok(())
     }
 

@@ -6,7 +6,7 @@
 //! with `more` set, and the same code therefore gives the same result for every chunking.
 
 use super::locate::Source;
-use super::parser::{Output, Parser, Stop};
+use super::parser::{Fault, Output, Parser, Stop};
 use super::record::{Repair, RepairKind};
 use super::Options;
 use crate::error::{Error, ErrorKind};
@@ -79,6 +79,8 @@ pub(crate) struct SourceParse {
     escape_probe: usize,
     parser: Option<Parser<'static>>,
     options: Options,
+    /// The text is Latin-1, one byte per character (see [`super::repair_latin1`]).
+    latin1: bool,
 }
 
 impl SourceParse {
@@ -87,8 +89,14 @@ impl SourceParse {
     /// # Errors
     /// `RepairForbidden` when the options forbid a repair the locator made.
     pub fn new(text: &str, src: Source, options: &Options) -> Result<SourceParse, Error> {
+        SourceParse::of_bytes(src, options, false).map_err(|f| fault_error(text, f))
+    }
+
+    /// [`Self::new`] for a text of UTF-8 bytes, or of Latin-1 bytes with `latin1`; the error as a
+    /// [`Fault`].
+    pub fn of_bytes(src: Source, options: &Options, latin1: bool) -> Result<SourceParse, Fault> {
         if let Some(r) = src.repairs.iter().find(|r| options.forbid.contains(r.kind)) {
-            return Err(forbidden(text, r.kind, r.offset));
+            return Err((ErrorKind::RepairForbidden { repair: r.kind }, r.offset));
         }
         Ok(SourceParse {
             start: src.start,
@@ -99,6 +107,7 @@ impl SourceParse {
             escape_probe: src.start,
             parser: None,
             options: options.clone(),
+            latin1,
         })
     }
 
@@ -113,7 +122,12 @@ impl SourceParse {
     /// # Errors
     /// `DepthLimitExceeded`, `RepairForbidden`, and `NoJson` for a source that holds no value.
     pub fn feed(&mut self, text: &str, more: bool) -> Result<bool, Error> {
-        let s = text.as_bytes();
+        self.feed_bytes(text.as_bytes(), more)
+            .map_err(|f| fault_error(text, f))
+    }
+
+    /// [`Self::feed`] on the text's bytes; the error as a [`Fault`] at an offset of `s`.
+    pub fn feed_bytes(&mut self, s: &[u8], more: bool) -> Result<bool, Fault> {
         if self.escaped.is_none() {
             match is_escaped(s, &mut self.escape_probe, more) {
                 None => return Ok(false),
@@ -121,7 +135,8 @@ impl SourceParse {
                 Some(true) => {
                     // repair: JSON escaped without outer quotes
                     if self.options.forbid.contains(RepairKind::EscapedJson) {
-                        return Err(forbidden(text, RepairKind::EscapedJson, self.start));
+                        let repair = RepairKind::EscapedJson;
+                        return Err((ErrorKind::RepairForbidden { repair }, self.start));
                     }
                     self.repairs.push(Repair {
                         kind: RepairKind::EscapedJson,
@@ -155,6 +170,9 @@ impl SourceParse {
                 if self.jsonp {
                     p.expect_jsonp_tail();
                 }
+                if self.latin1 {
+                    p.read_latin1();
+                }
                 p.resume(bytes, more)
             }
         };
@@ -163,9 +181,7 @@ impl SourceParse {
         self.parser = Some(parser.detach());
         match (result, fault) {
             (Ok(()), _) => Ok(true),
-            (Err(Stop), Some((kind, offset))) => {
-                Err(Error::at(kind, text, self.original(offset, text)))
-            }
+            (Err(Stop), Some((kind, offset))) => Err((kind, self.original(offset, s.len()))),
             (Err(Stop), None) => Ok(false),
         }
     }
@@ -195,16 +211,16 @@ impl SourceParse {
         )
     }
 
-    fn original(&self, offset: usize, text: &str) -> usize {
+    fn original(&self, offset: usize, text_len: usize) -> usize {
         match self.escaped.as_ref().and_then(Option::as_ref) {
-            Some(e) => e.original(offset, text.len()),
+            Some(e) => e.original(offset, text_len),
             None => offset,
         }
     }
 
     /// The result, after `feed` returned `Ok(true)` without `more`: repairs in original offsets, the
     /// JSON text, and where the value ended.
-    pub fn into_output(mut self, text: &str) -> Output {
+    pub fn into_output(mut self, text: &[u8]) -> Output {
         let Some(parser) = self.parser.take() else {
             return Output {
                 json: Vec::new(),
@@ -229,7 +245,8 @@ impl SourceParse {
     }
 }
 
+/// `fault` as an error at its position in `text`.
 #[cold]
-fn forbidden(text: &str, repair: RepairKind, offset: usize) -> Error {
-    Error::at(ErrorKind::RepairForbidden { repair }, text, offset)
+pub(crate) fn fault_error(text: &str, (kind, offset): Fault) -> Error {
+    Error::at(kind, text, offset)
 }

@@ -189,7 +189,7 @@ impl PartialJson {
         if let Some(valid) = strictly_valid(text, self.valid_max_depth) {
             return Ok(valid.into_text());
         }
-        let src = locate(text).ok_or_else(|| Error::at(ErrorKind::NoJson, text, 0))?;
+        let src = locate(text.as_bytes()).ok_or_else(|| Error::at(ErrorKind::NoJson, text, 0))?;
         let current = self.parse.take().filter(|p| p.is_from(&src));
         if let (Some(_), Some(e)) = (&current, &self.fault) {
             return Err(e.clone());
@@ -199,13 +199,13 @@ impl PartialJson {
             None => SourceParse::new(text, src, &self.options)?,
         };
         parse.feed(text, false)?;
-        Ok(repaired(text, parse).into_text())
+        Ok(repaired(text.as_bytes(), parse).into_text())
     }
 
     /// Locates the JSON in the text so far; starts over if it moved.
     fn relocate(&mut self) {
         self.located_len = self.text.len();
-        let Some(src) = locate(&self.text) else {
+        let Some(src) = locate(self.text.as_bytes()) else {
             if self.parse.take().is_some() || self.fault.take().is_some() {
                 self.start_over();
             }

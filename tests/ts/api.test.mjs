@@ -117,6 +117,34 @@ test('text reaches the core intact in every form a string takes: ASCII, Latin-1,
   assert.deepStrictEqual(parseAndRepair('{"a": "é\ud800",}'), { a: 'é\ufffd' });
 });
 
+test('a Latin-1 string read as it is (value only) gives what the UTF-8 route gives, errors included', () => {
+  // parseAndRepair reads Latin-1 strings without transcoding; repairJson and parseDetailed take the UTF-8
+  // route. Generated texts with accented letters, â/ï/Â (lead bytes of typographic sequences in UTF-8),
+  // characters in U+0080..U+00BF (which decline the Latin-1 reading) and every kind of repair.
+  const pieces = ['{', '}', '[', ']', ',', ':', '"', "'", ' ', '\n', '"k": ', 'k: ', '1', 'True', 'NaN', 'é', 'â', 'ï', 'Â',
+    'ÿ', '°', '«', '\u00a0', '"é"', "'âï'", 'éa: ', '\\', '//', '/*', '*/', '```json\n', '```', '<think>', '</think>', '<|', '|>',
+    'Â'.repeat(31), '...', 'f(', ')', 'â\u0080\u009c', 'â\u0080\u009d', 'ï»¿', 'Â\u00a0', 'â\u0080\u00a6'];
+  let seed = 7;
+  const next = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const outcome = (f) => { try { return { value: f() }; } catch (e) { return { kind: e.kind, position: e.position }; } };
+  let values = 0;
+  for (let i = 0; i < 3000; i++) {
+    const text = Array.from({ length: 1 + next(24) }, () => pieces[next(pieces.length)]).join('');
+    const latin1 = outcome(() => parseAndRepair(text));
+    const utf8 = outcome(() => JSON.parse(repairJson(text)));
+    assert.deepStrictEqual(latin1, utf8, text);
+    if ('value' in latin1) values++;
+    const forbid = { forbid: ['unquoted_string', 'trailing_comma'] };
+    assert.deepStrictEqual(outcome(() => parseAndRepair(text, forbid)), outcome(() => JSON.parse(repairJson(text, forbid))), text);
+  }
+  assert.ok(values > 300, `only ${values} of the generated texts gave a value`);
+  // Positions of errors from a Latin-1 string are UTF-16 indices.
+  assert.throws(() => parseAndRepair('{"é": 1, "à": [2,],}', { forbid: ['trailing_comma'] }), (e) => e.position === 16);
+  assert.throws(() => parseAndRepair('ééé', {}), (e) => e.kind === 'no_json');
+  assert.throws(() => parseAndRepair('{"é": "àààà"}x', { maxInputLength: 5 }), (e) => e.kind === 'input_too_long');
+  assert.deepStrictEqual(parseAndRepair('{"é": "àç", "°": «1»}'), { 'é': 'àç', '°': '«1»' });
+});
+
 test('__proto__ and constructor keys are plain own properties; Object.prototype is never touched', () => {
   const inputs = [
     "{__proto__: {polluted: true}, constructor: {prototype: {polluted: true}},}",
