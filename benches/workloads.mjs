@@ -69,8 +69,10 @@ function serialize(item, defect) {
     if (defect === 'js_literals' && k === 'parent' && v === null) return `${key(k)}: undefined`;
     return `${key(k)}: ${value(v)}`;
   });
-  if (defect === 'comments') {
-    return `{\n    // entity ${item.id}\n    ${members.join(', /* next */\n    ')} # end\n  }`;
+  if (defect === 'comments' || defect === 'js_comments') {
+    // `js_comments`: the same comments without the `#` form (what jsonrepair reads).
+    const end = defect === 'comments' ? '# end' : '// end';
+    return `{\n    // entity ${item.id}\n    ${members.join(', /* next */\n    ')} ${end}\n  }`;
   }
   const sep = defect === 'missing_commas' ? '\n    ' : ',\n    ';
   return `{\n    ${members.join(sep)}${defect === 'trailing_commas' ? ',' : ''}\n  }`;

@@ -194,6 +194,33 @@ pub fn find_byte3(s: &[u8], from: usize, a: u8, b: u8, c: u8) -> Option<usize> {
     find_byte3_words(s, from, a, b, c)
 }
 
+/// The offset of the first byte `b` in `s[from..]`: memchr's vector search natively; in wasm32, where
+/// the searches are mostly short (the end of a comment or of a line), the word search below, whose
+/// first word is already the answer there.
+#[inline]
+pub fn find_byte(s: &[u8], from: usize, b: u8) -> Option<usize> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return memchr::memchr(b, s.get(from..)?).map(|o| from + o);
+    #[cfg(target_arch = "wasm32")]
+    find_byte_words(s, from, b)
+}
+
+/// [`find_byte`] eight bytes at a time, the offset exact from the lowest flag of the bit trick.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn find_byte_words(s: &[u8], mut from: usize, b: u8) -> Option<usize> {
+    while from + 8 <= s.len() {
+        let hits = zero_bytes(word_at(s, from) ^ (ONES * b as u64));
+        if hits != 0 {
+            return Some(from + (hits.trailing_zeros() / 8) as usize);
+        }
+        from += 8;
+    }
+    s.get(from..)?
+        .iter()
+        .position(|&x| x == b)
+        .map(|o| from + o)
+}
+
 /// [`find_byte3`] eight bytes at a time (the memchr crate's portable search reads four on wasm32).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn find_byte3_words(s: &[u8], from: usize, a: u8, b: u8, c: u8) -> Option<usize> {
@@ -255,6 +282,9 @@ mod tests {
             let words_end = from + (end - from) / 8 * 8;
             proptest::prop_assert_eq!(stop, first.filter(|&i| i < words_end).unwrap_or(words_end));
             proptest::prop_assert_eq!(find_control(&s, from, end), (from..end).find(|&i| s[i] < 0x20));
+            for b in [b'"', 0xE2] {
+                proptest::prop_assert_eq!(find_byte_words(&s, from, b), (from..end).find(|&i| s[i] == b));
+            }
         }
     }
 
@@ -270,9 +300,12 @@ mod tests {
             assert_eq!(find_byte3_words(s, from, b'<', b'`', b'~'), want);
             let one = s[from..].iter().position(|&x| x == b'`').map(|o| from + o);
             assert_eq!(find_byte3_words(s, from, b'`', b'`', b'`'), one);
+            assert_eq!(find_byte_words(s, from, b'`'), one);
+            assert_eq!(find_byte(s, from, b'`'), one);
         }
         assert_eq!(find_byte3(s, s.len() + 1, b'<', b'<', b'<'), None);
         assert_eq!(find_byte3_words(s, s.len() + 1, b'<', b'<', b'<'), None);
+        assert_eq!(find_byte_words(s, s.len() + 1, b'<'), None);
     }
 
     #[test]

@@ -907,9 +907,9 @@ impl<'a> Parser<'a> {
         let s = &self.s[..self.end];
         let mut i = from;
         let found = loop {
-            match memchr::memchr(pat[0], &s[i.min(s.len())..]) {
-                Some(off) if pat[1] == 0 || s.get(i + off + 1) == Some(&pat[1]) => break i + off,
-                Some(off) => i += off + 1,
+            match find_byte(s, i, pat[0]) {
+                Some(at) if pat[1] == 0 || s.get(at + 1) == Some(&pat[1]) => break at,
+                Some(at) => i = at + 1,
                 None => break self.end,
             }
         };

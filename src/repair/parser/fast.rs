@@ -15,8 +15,8 @@
 //! guarantee.
 
 use super::{
-    copy_from, push_bytes, push_control, Container, Parser, State, Step, KEYWORDS, SPECIAL_DOUBLE,
-    SPECIAL_SINGLE,
+    copy_from, push_bytes, push_control, Container, Ctx, Parser, State, Step, KEYWORDS,
+    SPECIAL_DOUBLE, SPECIAL_SINGLE,
 };
 use crate::repair::chars::{
     find_control, is_json_ws, quote_at, skip_plain_string_bytes, starts_with_at, LDQUO, RDQUO,
@@ -232,6 +232,14 @@ impl Parser<'_> {
                 return Ok(());
             }
             let b = s[pos];
+            if matches!(b, b'/' | b'#') {
+                // A comment, perhaps: the general step skips it first, and so does this one.
+                self.skip_space()?;
+                if self.pos == pos {
+                    return Ok(());
+                }
+                continue;
+            }
             match self.state {
                 State::AfterValue => match b {
                     b',' => {
@@ -395,6 +403,10 @@ impl Parser<'_> {
             }
             _ => false,
         };
+        // A comment after the string or its comma: the general rule decides, as it would (a comma or a
+        // comment after a string leaves nothing for `after_string` to join).
+        let ends =
+            ends || (matches!(s[n], b',' | b'/' | b'#') && self.ends_string(after, Ctx::Value)?);
         if !ends {
             return Ok(false);
         }
