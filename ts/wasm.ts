@@ -52,9 +52,9 @@ const encoder = new TextEncoder();
 
 /** What Node's `Buffer` offers here: a view of memory that writes a string in a named encoding. */
 interface NodeBufferClass {
-  from(memory: ArrayBuffer, offset: number, length: number): Uint8Array & {
+  from(memory: ArrayBuffer, offset?: number, length?: number): Uint8Array & {
     write(text: string, offset: number, encoding: 'latin1'): number;
-    toString(encoding: 'latin1'): string;
+    toString(encoding: 'latin1', start?: number, end?: number): string;
   };
 }
 /**
@@ -86,8 +86,8 @@ function writeInput(text: string): number {
   }
   // At most 3 bytes per UTF-16 code unit; Latin-1 goes in the second half of twice its length.
   const capacity = asLatin1 ? text.length * 2 : text.length * 3;
-  const buffer = exports!.memory.buffer;
-  const stale = input === undefined || input.buffer !== buffer || input.length < capacity;
+  // A view whose memory grew since reads as empty (the old buffer is detached).
+  const stale = input === undefined || input.length < capacity;
   if (stale || (input!.length > 1 << 20 && input!.length > capacity * 8)) {
     // The core (re)allocates only here, so a cached view stays valid until the next call.
     const at = inputBuffer(capacity);
@@ -99,6 +99,8 @@ function writeInput(text: string): number {
 }
 
 const decoder = new TextDecoder();
+/** A Node `Buffer` over all of linear memory, for reading Latin-1 results. */
+let memoryView: ReturnType<NodeBufferClass['from']> | undefined;
 
 /**
  * The `len` bytes the core left in its output buffer, decoded from a view of linear memory: as Latin-1
@@ -106,7 +108,11 @@ const decoder = new TextDecoder();
  */
 function readOutput(len: number, asLatin1: boolean): string {
   const at = outputAddress();
-  if (asLatin1) return NodeBuffer!.from(exports!.memory.buffer, at, len).toString('latin1');
+  if (asLatin1) {
+    // A view of all of memory, made again only after the memory grew (the old view then reads as empty).
+    if (memoryView === undefined || memoryView.length === 0) memoryView = NodeBuffer!.from(exports!.memory.buffer);
+    return memoryView.toString('latin1', at, at + len);
+  }
   return decoder.decode(new Uint8Array(exports!.memory.buffer, at, len));
 }
 

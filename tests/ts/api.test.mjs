@@ -145,6 +145,19 @@ test('a Latin-1 string read as it is (value only) gives what the UTF-8 route giv
   assert.deepStrictEqual(parseAndRepair('{"é": "àç", "°": «1»}'), { 'é': 'àç', '°': '«1»' });
 });
 
+test('results stay right when linear memory grows between calls (cached views of it are renewed)', () => {
+  const small = "{'é': [1, 2,],}";
+  assert.deepStrictEqual(parseAndRepair(small), { 'é': [1, 2] });
+  const before = api.wasmMemorySize();
+  // Larger than anything before: the input and output buffers grow, and so may memory.
+  const big = `{"a": [${'"ééé", '.repeat(400_000)}],}`;
+  assert.equal(parseAndRepair(big).a.length, 400_000);
+  assert.equal(repairJson(big).length, big.length - 2 - 400_000 - 1);
+  assert.deepStrictEqual(parseAndRepair(small), { 'é': [1, 2] });
+  assert.equal(repairJson(small), '{"é":[1,2]}');
+  assert.ok(api.wasmMemorySize() > before, 'memory did not grow: the test proves nothing');
+});
+
 test('__proto__ and constructor keys are plain own properties; Object.prototype is never touched', () => {
   const inputs = [
     "{__proto__: {polluted: true}, constructor: {prototype: {polluted: true}},}",
