@@ -1331,10 +1331,9 @@ impl<'a> Parser<'a> {
         } {
             // Straight quotes: jump between the only bytes that matter. Only the opener's own kind of
             // quote closes, so a typographic quote inside a straight-quoted key cannot fool the look-ahead.
-            while let Some(off) =
-                memchr::memchr3(quote, b'\\', b'\n', &s[i.min(self.end)..self.end])
-            {
-                i += off;
+            let source = &s[..self.end];
+            while let Some(at) = find_byte3(source, i.min(self.end), quote, b'\\', b'\n') {
+                i = at;
                 match s[i] {
                     b'\\' => i += 2,
                     b'\n' => return Ok(None),
