@@ -391,6 +391,12 @@ impl Parser<'_> {
                 match s.get(r) {
                     _ if r >= end => false,
                     Some(b'}') if in_object => true,
+                    Some(b'/' | b'#') if in_object => {
+                        // Comments before the next member: the general rule looks past them for a
+                        // key or the closing brace (`plain_key` finds a subset of its keys).
+                        let (k, _) = self.peek_past_space_and_comments(r, true)?;
+                        s.get(k) == Some(&b'}') && k < end || plain_key(s, k, end).is_some()
+                    }
                     Some(_) if in_object => {
                         key = plain_key(s, r, end).map(|k| (r, k));
                         key.is_some()
@@ -563,6 +569,29 @@ mod tests {
             ),
         }
         Ok(())
+    }
+
+    /// A value string followed by a comma and a comment: the fast lane decides where the string ends as
+    /// the general rule does, whatever follows the comment.
+    #[test]
+    fn comments_after_a_comma_end_a_string_as_the_general_rule_says() {
+        for text in [
+            "{\"a\": \"x\", /* c */ \"b\": 1}",
+            "{\"a\": \"x\", // c\n \"b\": 1}",
+            "{\"a\": \"x\", # c\n b: 1}",
+            "{\"a\": \"x\", /* c */ y z\", \"b\": 1}",
+            "{\"a\": \"x\", /* c */ 1, \"b\": 2}",
+            "{\"a\": \"x\", /* c */ [1], \"b\": 2}",
+            "{\"a\": \"x\", /* c */ }",
+            "{\"a\": \"x\", /* c */",
+            "{\"a\": \"x\", /* unterminated",
+            "{\"a\": \"x\", // c\n  y w\", z: 1}",
+            "{\"a\": \"x\", #c\n \"b\" \"c\": 1}",
+        ] {
+            for forbid in [RepairSet::NONE, RepairSet::ALL] {
+                same(text, forbid, None).unwrap();
+            }
+        }
     }
 
     proptest! {
