@@ -6,7 +6,7 @@
 //! the transcoding happens here instead, eight bytes at a time across ASCII.
 
 /// The high bit of every byte of a word: set in a word exactly when it holds a non-ASCII byte.
-const HIGHS: u64 = 0x8080_8080_8080_8080;
+pub(crate) const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// Length of the longest ASCII prefix of `bytes`, eight bytes at a time.
 pub(crate) fn ascii_prefix_len(bytes: &[u8]) -> usize {
@@ -23,7 +23,7 @@ pub(crate) fn ascii_prefix_len(bytes: &[u8]) -> usize {
     i
 }
 
-/// The eight bytes at `i` as a little-endian word.
+/// The eight bytes at `i` as a little-endian word (byte `i` lowest).
 #[inline(always)]
 pub(crate) fn word(bytes: &[u8], i: usize) -> u64 {
     let mut w = [0u8; 8];
@@ -36,6 +36,22 @@ pub(crate) fn word(bytes: &[u8], i: usize) -> u64 {
 pub(crate) fn ascii_word(bytes: &[u8], i: usize) -> Option<[u8; 8]> {
     let w = bytes.get(i..i + 8).map(|_| word(bytes, i))?;
     (w & HIGHS == 0).then(|| w.to_le_bytes())
+}
+
+/// Whether the Latin-1 text `s` holds no byte in 0x80..=0xBF (the range of UTF-8 continuation bytes),
+/// eight bytes at a time.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn has_no_continuation_bytes(s: &[u8]) -> bool {
+    let mut i = 0;
+    while i + 8 <= s.len() {
+        let w = word(s, i);
+        // A byte 10xxxxxx: the high bit set and the next one clear.
+        if w & !(w << 1) & HIGHS != 0 {
+            return false;
+        }
+        i += 8;
+    }
+    !s[i..].iter().any(|&b| b & 0xc0 == 0x80)
 }
 
 /// Turns the Latin-1 text (one character per byte) in `buf[len..2 * len]` into UTF-8 at the start of

@@ -160,22 +160,12 @@ pub fn repair_text(
             repair_latin1(&b[len..2 * len], &options)
         });
         if let Some(out) = done {
-            return write_output(|b| {
-                if out.status == Status::Valid {
-                    b.push(b'V');
-                } else {
-                    b.extend_from_slice(b"R{}\n");
-                    b.extend_from_slice(&out.json);
-                }
-            });
+            // Its JSON is in the Latin-1 form already: written as it is (form 0), no report, no text.
+            return write_output(|b| write_repair(b, "", Ok(out), false, 0));
         }
     }
     with_input(len, |text| {
-        write_output(|b| match repair_bytes(text, &options) {
-            // The host parses its own string then (exactly as `JSON.parse` would, lone surrogates too).
-            Ok(out) if out.status == Status::Valid => b.push(b'V'),
-            result => write_result(b, text, result, report, narrow),
-        })
+        write_output(|b| write_repair(b, text, repair_bytes(text, &options), report, narrow))
     })
 }
 
@@ -195,6 +185,21 @@ fn repair_options(
         max_input_length: (max_input_length >= 0.0).then_some(max_input_length as usize),
         forbid: set,
         assume_invalid,
+    }
+}
+
+/// Appends a one-shot repair's result: `V` alone for valid input (the host then parses its own string,
+/// exactly as `JSON.parse` would, lone surrogates too), otherwise as [`write_result`].
+fn write_repair<J: AsRef<[u8]>>(
+    b: &mut Vec<u8>,
+    text: &str,
+    result: Result<Repaired<J>, Error>,
+    report: bool,
+    narrow: u8,
+) {
+    match result {
+        Ok(out) if out.status == Status::Valid => b.push(b'V'),
+        result => write_result(b, text, result, report, narrow),
     }
 }
 

@@ -117,8 +117,9 @@ pub fn starts_with_ignore_case(s: &[u8], i: usize, pat: &[u8]) -> bool {
     s.len() >= i + pat.len() && s[i..i + pat.len()].eq_ignore_ascii_case(pat)
 }
 
+use crate::encoding::{word, HIGHS};
+
 const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// The high bit of each zero byte of `w`. Only the lowest flag is certain (a borrow may flag a
 /// byte above a zero one), which is all a search needs: it is the first zero byte.
@@ -139,14 +140,6 @@ fn control_bytes(w: u64) -> u64 {
     w.wrapping_sub(ONES * 0x20) & !w & HIGHS
 }
 
-/// The eight bytes at `i` as a little-endian word (byte `i` lowest).
-#[inline(always)]
-fn word_at(s: &[u8], i: usize) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(&s[i..i + 8]);
-    u64::from_le_bytes(word)
-}
-
 /// The first offset in `s[from..end]` that may need attention inside a string: a control character,
 /// `"`, `\\`, the lead byte 0xE2 of typographic quotes, and `'` when `single`. Eight bytes at a time:
 /// within the whole words it reads, the offset is exactly the first such byte; it stops at the last
@@ -154,7 +147,7 @@ fn word_at(s: &[u8], i: usize) -> u64 {
 #[inline]
 pub fn skip_plain_string_bytes(s: &[u8], mut from: usize, end: usize, single: bool) -> usize {
     while from + 8 <= end {
-        let w = word_at(s, from);
+        let w = word(s, from);
         let mut special = control_bytes(w)
             | zero_bytes(w ^ (ONES * b'"' as u64))
             | zero_bytes(w ^ (ONES * b'\\' as u64))
@@ -174,7 +167,7 @@ pub fn skip_plain_string_bytes(s: &[u8], mut from: usize, end: usize, single: bo
 #[inline]
 pub fn find_control(s: &[u8], mut from: usize, end: usize) -> Option<usize> {
     while from + 8 <= end {
-        let controls = control_bytes(word_at(s, from));
+        let controls = control_bytes(word(s, from));
         if controls != 0 {
             return Some(from + (controls.trailing_zeros() / 8) as usize);
         }
@@ -209,7 +202,7 @@ pub fn find_byte(s: &[u8], from: usize, b: u8) -> Option<usize> {
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn find_byte_words(s: &[u8], mut from: usize, b: u8) -> Option<usize> {
     while from + 8 <= s.len() {
-        let hits = zero_bytes(word_at(s, from) ^ (ONES * b as u64));
+        let hits = zero_bytes(word(s, from) ^ (ONES * b as u64));
         if hits != 0 {
             return Some(from + (hits.trailing_zeros() / 8) as usize);
         }
@@ -226,7 +219,7 @@ fn find_byte_words(s: &[u8], mut from: usize, b: u8) -> Option<usize> {
 fn find_byte3_words(s: &[u8], from: usize, a: u8, b: u8, c: u8) -> Option<usize> {
     let mut i = from;
     while i + 8 <= s.len() {
-        let w = word_at(s, i);
+        let w = word(s, i);
         if has_byte(w, a) || has_byte(w, b) || has_byte(w, c) {
             break;
         }

@@ -14,7 +14,7 @@ mod source;
 pub(crate) use parser::json_string;
 pub use record::{Repair, RepairClass, RepairKind, RepairSet};
 
-use crate::encoding::{ascii_prefix_len, ascii_word, word};
+use crate::encoding::{ascii_prefix_len, ascii_word, has_no_continuation_bytes};
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
 use parser::{Fault, Parser};
@@ -124,27 +124,11 @@ pub(crate) fn repair_latin1(s: &[u8], options: &Options) -> Option<Repaired<Vec<
     if options
         .max_input_length
         .is_some_and(|limit| s.len() > limit)
-        || !reads_as_utf8(s)
+        || !has_no_continuation_bytes(s)
     {
         return None;
     }
     repair_in(s, options, true).ok()
-}
-
-/// Whether the Latin-1 text `s` holds no byte in 0x80..=0xBF, eight bytes at a time.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-fn reads_as_utf8(s: &[u8]) -> bool {
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut i = 0;
-    while i + 8 <= s.len() {
-        let w = word(s, i);
-        // A byte 10xxxxxx: the high bit set and the next one clear.
-        if w & !(w << 1) & HIGHS != 0 {
-            return false;
-        }
-        i += 8;
-    }
-    !s[i..].iter().any(|&b| b & 0xc0 == 0x80)
 }
 
 /// The repair of the text `s` (UTF-8, or Latin-1 with `latin1`), faults at offsets of `s`.
