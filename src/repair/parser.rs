@@ -1663,7 +1663,8 @@ impl<'a> Parser<'a> {
                             || self.keyword_at(q)?)
                 }
                 Ctx::Value => {
-                    newline && self.top() == Some(Container::Object) && self.is_key_ahead(q)?
+                    (newline && self.top() == Some(Container::Object) && self.is_key_ahead(q)?)
+                        || self.is_ellipsis_item_ahead(q)?
                 }
             },
         })
@@ -1680,6 +1681,9 @@ impl<'a> Parser<'a> {
             return Ok(true);
         }
         let b = s[r];
+        if self.is_ellipsis_item_ahead(r)? {
+            return Ok(true);
+        }
         if in_object {
             return Ok(b == b'}' || self.is_key_ahead(r)?);
         }
@@ -1692,6 +1696,17 @@ impl<'a> Parser<'a> {
             || (b == b'-' && s.get(r + 1).is_some_and(u8::is_ascii_digit))
             || self.keyword_at(r)?
             || self.is_bare_item_ahead(r)?)
+    }
+
+    /// Whether an ellipsis placeholder stands at `i` as a whole item or member (`["a", ...]`,
+    /// `{"a": "b", ...}`): a `,`, `]` or `}` or the end of the input follows it.
+    #[inline(never)]
+    fn is_ellipsis_item_ahead(&self, i: usize) -> Result<bool, Stop> {
+        if !(matches!(self.s[i], b'.' | 0xE2) && self.ellipsis_at(i)?) {
+            return Ok(false);
+        }
+        let (r, _) = self.peek_past_space(i + ellipsis_len(self.s, i));
+        Ok(!self.need(r)? || matches!(self.s[r], b',' | b']' | b'}'))
     }
 
     /// Whether a whole bare word stands at `i` as an array item (`["a", active]`, `["x", #fff]`): it runs
