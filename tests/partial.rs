@@ -1,6 +1,8 @@
 //! Streaming JSON: every chunking ends exactly where the one-shot repair does, and the partial values
 //! on the way only ever grow.
 
+#![allow(clippy::string_slice)] // a test may panic: it then fails
+
 mod common;
 
 use llm_response_sanitizer::{repair, Error, PartialJson, RepairOptions, Repaired};

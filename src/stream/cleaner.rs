@@ -15,6 +15,7 @@
 //! block the block itself is held, since it comes back if the stream ends before its closing tag.
 
 use super::find::{Found, Tags};
+use super::sub;
 
 /// A pair of tags around a reasoning block, such as `<think>` and `</think>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -360,8 +361,8 @@ impl Cleaner {
                 open_len,
                 scan,
                 ..
-            } => Some(&block[*open_len..*scan]),
-            Think::Discard { held, scan } => Some(&held[..*scan]),
+            } => Some(sub(block, *open_len..*scan)),
+            Think::Discard { held, scan } => Some(sub(held, ..*scan)),
             _ => None,
         }
     }
@@ -430,7 +431,7 @@ impl Cleaner {
                     match self.opens.find(held.as_bytes(), 0, lim, done) {
                         Found::Match { start, tag } => {
                             // Think block: text before the opening tag stays whatever follows.
-                            out.push_str(&held[..start]);
+                            out.push_str(sub(held, ..start));
                             let block = held.split_off(start);
                             let open_len = self.opens.len_of(tag);
                             self.think = Think::Inside {
@@ -441,7 +442,7 @@ impl Cleaner {
                             };
                         }
                         Found::Pending { start } => {
-                            out.push_str(&held[..start]);
+                            out.push_str(sub(held, ..start));
                             held.drain(..start);
                             *base += start;
                             return;
@@ -468,8 +469,8 @@ impl Cleaner {
                         Found::Match { start, .. } => {
                             // Think block closed: drop it, keep what follows.
                             let end = start + self.close_each[*pair].len_of(0);
-                            self.reasoning = Some(block[*open_len..start].to_owned());
-                            out.push_str(&block[end..]);
+                            self.reasoning = Some(sub(block, *open_len..start).to_owned());
+                            out.push_str(sub(block, end..));
                             self.think = Think::Pass;
                         }
                         Found::Pending { start } => {
@@ -492,7 +493,7 @@ impl Cleaner {
                         Found::Match { start, tag } => {
                             // Only-closing mode: everything through the closing tag goes.
                             let end = start + self.closes.len_of(tag);
-                            out.push_str(&held[end..]);
+                            out.push_str(sub(held, end..));
                             held.truncate(start);
                             self.reasoning = Some(std::mem::take(held));
                             self.think = Think::Pass;
@@ -577,7 +578,7 @@ impl Cleaner {
         out.push_str(&self.trailing);
         self.trailing.clear();
         out.push_str(kept);
-        self.trailing.push_str(&text[kept.len()..]);
+        self.trailing.push_str(sub(text, kept.len()..));
     }
 }
 

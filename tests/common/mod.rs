@@ -1,5 +1,6 @@
 //! Shared helpers for the Rust runners of the fixture corpus (native and wasm).
 #![allow(dead_code)]
+#![allow(clippy::string_slice)] // a test may panic: it then fails
 
 /// One case of the corpus: `NAME.in`, and `NAME.out.json` or `NAME.error`, and optionally `NAME.repairs`.
 pub struct Fixture {

@@ -7,6 +7,7 @@
 //! `$schema` this engine does not implement is a [`SchemaError`], never a silently ignored rule.
 
 use super::number::MAX_DIVISOR_DIGITS;
+use super::sub;
 use super::uri::{resolve, split_fragment, DEFAULT_BASE};
 use super::value::{push_pointer, Kind, Number, Value};
 use std::collections::HashMap;
@@ -292,7 +293,7 @@ fn unescape_pointer_token(raw: &str) -> String {
                 continue;
             }
         }
-        chars = rest[1..].chars();
+        chars = sub(rest, 1..).chars();
     }
     out
 }

@@ -1,6 +1,7 @@
 //! `format` checks, used only when format assertion is turned on. Unknown formats are annotations.
 
 use super::compile::RegexTest;
+use super::sub;
 
 fn digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
@@ -40,17 +41,17 @@ fn time(s: &str) -> bool {
     if !s.is_ascii() || b.len() < 9 || b[2] != b':' || b[5] != b':' {
         return false;
     }
-    let (h, m, sec) = (&s[0..2], &s[3..5], &s[6..8]);
+    let (h, m, sec) = (sub(s, 0..2), sub(s, 3..5), sub(s, 6..8));
     if !digits(h) || !digits(m) || !digits(sec) {
         return false;
     }
-    let mut rest = &s[8..];
+    let mut rest = sub(s, 8..);
     if let Some(r) = rest.strip_prefix('.') {
         let n = r.bytes().take_while(u8::is_ascii_digit).count();
         if n == 0 {
             return false;
         }
-        rest = &r[n..];
+        rest = sub(r, n..);
     }
     let (h, m, sec) = (num(h), num(m), num(sec));
     let offset_minutes: i64 = if rest.eq_ignore_ascii_case("z") {
@@ -60,12 +61,12 @@ fn time(s: &str) -> bool {
         if ob.len() != 6
             || !matches!(ob[0], b'+' | b'-')
             || ob[3] != b':'
-            || !digits(&rest[1..3])
-            || !digits(&rest[4..6])
+            || !digits(sub(rest, 1..3))
+            || !digits(sub(rest, 4..6))
         {
             return false;
         }
-        let (oh, om) = (num(&rest[1..3]) as i64, num(&rest[4..6]) as i64);
+        let (oh, om) = (num(sub(rest, 1..3)) as i64, num(sub(rest, 4..6)) as i64);
         if oh > 23 || om > 59 {
             return false;
         }
@@ -95,7 +96,7 @@ fn ipv6(s: &str) -> bool {
         return false;
     }
     let (head, v4) = match s.rfind(':') {
-        Some(i) if s[i + 1..].contains('.') => (&s[..=i], Some(&s[i + 1..])),
+        Some(i) if sub(s, i + 1..).contains('.') => (sub(s, ..=i), Some(sub(s, i + 1..))),
         _ => (s, None),
     };
     if v4.is_some_and(|v| !ipv4(v)) {
@@ -105,12 +106,12 @@ fn ipv6(s: &str) -> bool {
     // Before an embedded IPv4 address the head ends with its separating `:`, which is dropped unless it
     // is part of a `::`.
     let head = match v4 {
-        Some(_) if !head.ends_with("::") => &head[..head.len() - 1],
+        Some(_) if !head.ends_with("::") => sub(head, ..head.len() - 1),
         _ => head,
     };
     // Split at the `::` (at most one); a byte search keeps the substring searcher out of the wasm.
     let halves: Vec<&str> = match head.as_bytes().windows(2).position(|w| w == b"::") {
-        Some(i) => vec![&head[..i], &head[i + 2..]],
+        Some(i) => vec![sub(head, ..i), sub(head, i + 2..)],
         None => vec![head],
     };
     if halves
@@ -145,13 +146,13 @@ fn hostname(s: &str) -> bool {
                 && !l.starts_with('-')
                 && !l.ends_with('-')
                 && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-                && !(l.len() >= 4 && &l[2..4] == "--" && !l.starts_with("xn"))
+                && !(l.len() >= 4 && sub(l, 2..4) == "--" && !l.starts_with("xn"))
         })
 }
 
 fn email(s: &str) -> bool {
     let Some(at) = s.rfind('@') else { return false };
-    let (local, domain) = (&s[..at], &s[at + 1..]);
+    let (local, domain) = (sub(s, ..at), sub(s, at + 1..));
     let local_ok = !local.is_empty()
         && !local.starts_with('.')
         && !local.ends_with('.')
@@ -183,7 +184,7 @@ fn uri(s: &str, reference: bool) -> bool {
     if s.bytes().any(|b| b <= b' ' || b"\"<>\\^`{|}".contains(&b)) {
         return false;
     }
-    let scheme = s.find(':').map(|i| &s[..i]).filter(|sc| {
+    let scheme = s.find(':').map(|i| sub(s, ..i)).filter(|sc| {
         sc.starts_with(|c: char| c.is_ascii_alphabetic())
             && sc
                 .bytes()
@@ -244,7 +245,7 @@ pub fn format_ok(format: &str, s: &str, regex: Option<RegexTest>) -> Option<bool
         "date" => date(s),
         "time" => time(s),
         "date-time" => match s.find(['T', 't']) {
-            Some(i) => date(&s[..i]) && time(&s[i + 1..]),
+            Some(i) => date(sub(s, ..i)) && time(sub(s, i + 1..)),
             None => false,
         },
         "email" => email(s),

@@ -13,29 +13,31 @@ struct Parts<'a> {
 }
 
 fn split(uri: &str) -> Parts<'_> {
-    let (rest, fragment) = match uri.find('#') {
-        Some(i) => (&uri[..i], Some(&uri[i + 1..])),
+    // `split_once` rather than slicing at found offsets: no slicing panic path in the wasm.
+    let (rest, fragment) = match uri.split_once('#') {
+        Some((rest, fragment)) => (rest, Some(fragment)),
         None => (uri, None),
     };
-    let (rest, query) = match rest.find('?') {
-        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+    let (rest, query) = match rest.split_once('?') {
+        Some((rest, query)) => (rest, Some(query)),
         None => (rest, None),
     };
-    let scheme_end = rest.find(':').filter(|&i| {
-        i > 0
-            && rest[..i].starts_with(|c: char| c.is_ascii_alphabetic())
-            && rest[..i]
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-    });
-    let (scheme, rest) = match scheme_end {
-        Some(i) => (Some(&rest[..i]), &rest[i + 1..]),
-        None => (None, rest),
+    let (scheme, rest) = match rest.split_once(':') {
+        Some((scheme, after))
+            if scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')) =>
+        {
+            (Some(scheme), after)
+        }
+        _ => (None, rest),
     };
     let (authority, path) = match rest.strip_prefix("//") {
         Some(r) => {
             let end = r.find('/').unwrap_or(r.len());
-            (Some(&r[..end]), &r[end..])
+            let (authority, path) = r.split_at_checked(end).unwrap_or((r, ""));
+            (Some(authority), path)
         }
         None => (None, rest),
     };
@@ -108,8 +110,11 @@ pub fn resolve(base: &str, reference: &str) -> String {
                 } else if b.authority.is_some() && b.path.is_empty() {
                     remove_dots(&format!("/{}", r.path))
                 } else {
-                    let dir = b.path.rfind('/').map_or("", |i| &b.path[..=i]);
-                    remove_dots(&format!("{dir}{}", r.path))
+                    // The base path up to its last `/`, then the reference.
+                    match b.path.rsplit_once('/') {
+                        Some((dir, _)) => remove_dots(&format!("{dir}/{}", r.path)),
+                        None => remove_dots(r.path),
+                    }
                 };
                 query = r.query;
             }
@@ -138,10 +143,7 @@ pub fn resolve(base: &str, reference: &str) -> String {
 
 /// Splits `uri` into the part before `#` and the fragment (empty when there is none).
 pub fn split_fragment(uri: &str) -> (&str, &str) {
-    match uri.find('#') {
-        Some(i) => (&uri[..i], &uri[i + 1..]),
-        None => (uri, ""),
-    }
+    uri.split_once('#').unwrap_or((uri, ""))
 }
 
 /// Decodes `%XX` escapes in a fragment.

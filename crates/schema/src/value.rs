@@ -4,6 +4,7 @@
 //! Parsing, writing, comparing and dropping use explicit stacks, so no input depth can overflow the
 //! call stack.
 
+use super::sub;
 use std::fmt::Write as _;
 
 pub use super::number::Number;
@@ -369,7 +370,7 @@ impl Reader<'_> {
             i = j;
         }
         self.pos = i;
-        Ok(Number::from_json_text(&self.text[start..i]))
+        Ok(Number::from_json_text(sub(self.text, start..i)))
     }
 
     fn hex4(&mut self) -> Result<u32, ParseError> {
@@ -399,7 +400,7 @@ impl Reader<'_> {
         // The common case, no escape: one allocation of the exact size.
         let end = self.plain_run(self.pos);
         if self.s.get(end) == Some(&b'"') {
-            let out = self.text[self.pos..end].to_string();
+            let out = sub(self.text, self.pos..end).to_string();
             self.pos = end + 1;
             return Ok(out);
         }
@@ -407,7 +408,7 @@ impl Reader<'_> {
         loop {
             let run = self.pos;
             self.pos = self.plain_run(run);
-            out.push_str(&self.text[run..self.pos]);
+            out.push_str(sub(self.text, run..self.pos));
             match self.s.get(self.pos) {
                 Some(b'"') => {
                     self.pos += 1;
@@ -519,7 +520,7 @@ pub fn write_str(s: &str, out: &mut String) {
             0..=0x1F => "",
             _ => continue,
         };
-        out.push_str(&s[run..i]);
+        out.push_str(sub(s, run..i));
         if esc.is_empty() {
             let _ = write!(out, "\\u{:04x}", b);
         } else {
@@ -527,7 +528,7 @@ pub fn write_str(s: &str, out: &mut String) {
         }
         run = i + 1;
     }
-    out.push_str(&s[run..]);
+    out.push_str(sub(s, run..));
     out.push('"');
 }
 

@@ -3,6 +3,7 @@
 //! reference to a location. Iterative over nesting.
 
 use super::{at_pointer, invalid, Compiler, Draft, Loc, SchemaError, Scope};
+use crate::sub;
 use crate::uri::{percent_decode, resolve, split_fragment};
 use crate::value::{push_pointer, Value};
 use std::rc::Rc;
@@ -325,7 +326,7 @@ impl Compiler<'_> {
             if let Some(&s) = self.scopes.get(&Loc::key_of(loc.doc, p)) {
                 return Some(self.scope_list[s].clone());
             }
-            p = &p[..p.rfind('/')?];
+            p = sub(p, ..p.rfind('/')?);
         }
     }
 
