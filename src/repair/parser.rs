@@ -202,7 +202,7 @@ const KEYWORDS: [(&[u8], &[u8], Option<RepairKind>); 9] = [
 /// Appends `s[range]` to `out`. Short ranges go in eight-byte blocks while `s` has the bytes past the
 /// range, and the overshoot is cut off: in wasm a copy of unknown length is a call into the host, which
 /// costs more than the copy itself for the short runs a parser writes.
-#[inline]
+#[inline(always)]
 fn copy_from(out: &mut Vec<u8>, s: &[u8], range: std::ops::Range<usize>) {
     if range.len() <= 32 && range.end + 8 <= s.len() {
         let len = out.len() + range.len();
@@ -775,6 +775,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Pops the innermost container, writes its closer and completes it as a value of its parent.
+    #[inline(always)]
     fn pop_and_close(&mut self) {
         let frame = self.stack.pop().expect("an open container");
         match frame.kind {
@@ -899,6 +900,7 @@ impl<'a> Parser<'a> {
 
     /// The first occurrence of `pat` at or after `from` (the end of the source if none), memoized in `memo`.
     /// `pat` is two bytes, or one byte followed by 0.
+    #[inline(always)]
     fn find_memo(&self, memo: &Cell<(usize, usize)>, from: usize, pat: &[u8; 2]) -> usize {
         let (searched, found) = memo.get();
         if searched <= from && from <= found {
@@ -1008,6 +1010,7 @@ impl<'a> Parser<'a> {
         Ok(ellipsis_len(self.s, i) > 0)
     }
 
+    #[inline(always)]
     fn open(&mut self, kind: Container) -> Step {
         self.begin_value();
         if self.stack.is_empty() {

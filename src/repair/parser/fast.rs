@@ -341,7 +341,7 @@ impl Parser<'_> {
 
     /// Writes a key found by [`plain_key`] at `pos` and its colon, as the general `key` (or
     /// `unquoted_key`) and `after_key` steps do.
-    #[inline]
+    #[inline(always)]
     fn fast_key(&mut self, (quote, start, stop, after): (u8, usize, usize, usize)) -> Step {
         let at = self.pos;
         self.begin_item();
