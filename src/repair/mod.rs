@@ -465,6 +465,30 @@ mod tests {
         Ok(())
     }
 
+    /// Digits straight after a member's comma go on with its number: thousands separators are dropped,
+    /// other shapes are kept as strings, a numeric key stays a key, and a last group cut off by the end
+    /// of the input is left out. Arrays keep their items.
+    #[test]
+    fn digits_after_a_members_comma() {
+        for (text, json) in [
+            ("{\"n\": 1,000,000}", "{\"n\":1000000}"),
+            ("{\"n\": -12,345.5, \"m\": 2}", "{\"n\":-12345.5,\"m\":2}"),
+            ("{\"n\": 12,50}", "{\"n\":\"12,50\"}"),
+            ("{\"n\": 1234,567}", "{\"n\":\"1234,567\"}"),
+            ("{\"n\": 0,125}", "{\"n\":\"0,125\"}"),
+            ("{\"n\": 1,2: \"b\"}", "{\"n\":1,\"2\":\"b\"}"),
+            ("{\"n\": 1,000,0", "{\"n\":1000}"),
+            ("{\"n\": 1,0", "{\"n\":1}"),
+            ("[1,000]", "[1,\"000\"]"),
+        ] {
+            assert_eq!(
+                super::repair(text, &Options::default()).unwrap().json,
+                json,
+                "{text}"
+            );
+        }
+    }
+
     #[test]
     fn latin1_reading_counts_characters_as_utf8_does() {
         // A chat-template token's look-ahead is 64 bytes of UTF-8: `Â` takes two there, one in Latin-1.

@@ -1829,6 +1829,12 @@ impl<'a> Parser<'a> {
             // `12:30`, `1/2`: prose, not a number
             return self.bare_string(start);
         }
+        if s.get(k) == Some(&b',')
+            && self.top() == Some(Container::Object)
+            && self.grouped_number(start, k)?
+        {
+            return Ok(());
+        }
         let tok = &s[start..k];
         let at_eof = k >= self.end;
         if matches!(tok, b"-Infinity" | b"+Infinity" | b"-NaN") {
@@ -1872,6 +1878,80 @@ impl<'a> Parser<'a> {
         self.pos = k;
         self.value_done();
         Ok(())
+    }
+
+    /// After a member's number that ends at a `,` at `k`: the end of the digits that go on right after
+    /// the comma (`1,000,000`, `12,50`), or `None` when the next member follows. A member does not start
+    /// with a digit straight after its comma, except a numeric key (`1,2: "b"`), which stays one. A group
+    /// of fewer than three digits cut off by the end of the input is left out (`1,00` reads as `1`).
+    fn digits_past_comma(&self, k: usize) -> Result<Option<usize>, Stop> {
+        let s = self.s;
+        let (mut e, mut comma) = (k, k);
+        while self.need(e)? && s[e] == b',' && self.need(e + 1)? && s[e + 1].is_ascii_digit() {
+            comma = e;
+            e += 1;
+            while self.need(e)? && (s[e].is_ascii_digit() || s[e] == b'.') {
+                e += 1;
+            }
+        }
+        if e >= self.end && e - comma < 4 && !s[comma..e].contains(&b'.') {
+            e = comma;
+        }
+        if e == k || !self.ends_token(e)? {
+            return Ok(None);
+        }
+        let (q, _) = self.peek_past_space(e);
+        Ok((!self.need(q)? || s[q] != b':').then_some(e))
+    }
+
+    /// A member's number written with commas (its first group `s[start..k]` ends at a comma), if it is
+    /// one (see `digits_past_comma`): thousands separators (`1,000,000`,
+    /// `-12,345.5`: groups of three digits after a first group of one to three) are dropped; any other
+    /// shape (`12,50`, `1,2,3`) is kept as a string, whose meaning the caller knows better.
+    #[inline(never)]
+    fn grouped_number(&mut self, start: usize, k: usize) -> Result<bool, Stop> {
+        let Some(e) = self.digits_past_comma(k)? else {
+            return Ok(false);
+        };
+        let s = self.s;
+        let digits = start + usize::from(s[start] == b'-');
+        let mut thousands = s[digits] != b'0';
+        // Digits since the last comma or dot, commas so far, and whether a fraction has begun.
+        let (mut run, mut commas, mut frac) = (0, 0, false);
+        for &b in &s[digits..e] {
+            match b {
+                b',' => {
+                    thousands &= !frac
+                        && if commas == 0 {
+                            (1..=3).contains(&run)
+                        } else {
+                            run == 3
+                        };
+                    (run, commas) = (0, commas + 1);
+                }
+                b'.' => {
+                    thousands &= !frac && commas > 0 && run == 3;
+                    (run, frac) = (0, true);
+                }
+                _ => run += 1,
+            }
+        }
+        thousands &= if frac { run > 0 } else { run == 3 };
+        self.begin_value();
+        if thousands {
+            // repair: `"population": 1,000,000` (thousands separators)
+            self.record(RepairKind::NumberFormat, start)?;
+            self.out.extend(s[start..e].iter().filter(|&&b| b != b','));
+        } else {
+            // repair: `"price": 12,50` (a decimal comma, or digits that are no JSON number)
+            self.record(RepairKind::NumberAsString, start)?;
+            self.out.push(b'"');
+            copy_from(&mut self.out, s, start..e);
+            self.out.push(b'"');
+        }
+        self.pos = e;
+        self.value_done();
+        Ok(true)
     }
 
     /// A word in value position: keyword, truncated keyword, wrapper call, or unquoted string.

@@ -75,8 +75,8 @@ repair_kinds! {
     // Literals and numbers.
     PythonLiteral => "python_literal", Literals, "replaced a Python literal (True, False, None)";
     NonJsonLiteral => "non_json_literal", Literals, "replaced undefined, NaN or Infinity by null";
-    NumberFormat => "number_format", Literals, "rewrote a number in JSON form (leading +, .5, 12.)";
-    NumberAsString => "number_as_string", Literals, "kept a number-like token that is not a JSON number as a string (02134, 1.2.3)";
+    NumberFormat => "number_format", Literals, "rewrote a number in JSON form (leading +, .5, 12., 1,000)";
+    NumberAsString => "number_as_string", Literals, "kept a number-like token that is not a JSON number as a string (02134, 1.2.3, 12,50)";
     // Truncation.
     TruncatedString => "truncated_string", Truncation, "closed a string cut off by the end of the input";
     TruncatedNumber => "truncated_number", Truncation, "kept the longest valid prefix of a number cut off by the end of the input";

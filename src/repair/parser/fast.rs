@@ -290,6 +290,11 @@ impl Parser<'_> {
                         if k >= end || !is_token_end(s[k]) || !is_strict_number(&s[pos..k]) {
                             return Ok(());
                         }
+                        // `1,000` in an object: the general step reads the digits past the comma.
+                        if in_object && s[k] == b',' && (k + 1 >= end || s[k + 1].is_ascii_digit())
+                        {
+                            return Ok(());
+                        }
                         self.begin_value();
                         copy_from(&mut self.out, s, pos..k);
                         self.pos = k;
@@ -509,6 +514,9 @@ mod tests {
         "1e",
         "+1",
         "12px",
+        "000",
+        ",5",
+        "1,000",
         "true",
         "false",
         "null",
@@ -587,6 +595,25 @@ mod tests {
             "{\"a\": \"x\", /* unterminated",
             "{\"a\": \"x\", // c\n  y w\", z: 1}",
             "{\"a\": \"x\", #c\n \"b\" \"c\": 1}",
+        ] {
+            for forbid in [RepairSet::NONE, RepairSet::ALL] {
+                same(text, forbid, None).unwrap();
+            }
+        }
+    }
+
+    /// A member's number followed by a comma and a digit: the fast lane leaves the digits past the comma
+    /// to the general step (`1,000` is one number there).
+    #[test]
+    fn digits_after_a_members_comma_are_left_to_the_general_step() {
+        for text in [
+            "{\"n\": 1,000, \"m\": 2}",
+            "{\"n\": 1,000}",
+            "{\"n\": 12,50}",
+            "{\"n\": 1,",
+            "{\"n\": 1,0",
+            "{\"n\": 1,2: 3}",
+            "[1,000]",
         ] {
             for forbid in [RepairSet::NONE, RepairSet::ALL] {
                 same(text, forbid, None).unwrap();
