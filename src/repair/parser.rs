@@ -1933,7 +1933,9 @@ impl<'a> Parser<'a> {
                     thousands &= !frac && commas > 0 && run == 3;
                     (run, frac) = (0, true);
                 }
-                _ => run += 1,
+                b'0'..=b'9' => run += 1,
+                // `+1,000`, `1e5,000`: no JSON number with its commas dropped
+                _ => thousands = false,
             }
         }
         thousands &= if frac { run > 0 } else { run == 3 };

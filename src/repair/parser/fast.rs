@@ -579,11 +579,20 @@ mod tests {
         Ok(())
     }
 
+    /// `same` for each text, with repairs allowed and with every repair forbidden.
+    fn same_with_and_without_repairs(texts: &[&str]) {
+        for text in texts {
+            for forbid in [RepairSet::NONE, RepairSet::ALL] {
+                same(text, forbid, None).unwrap();
+            }
+        }
+    }
+
     /// A value string followed by a comma and a comment: the fast lane decides where the string ends as
     /// the general rule does, whatever follows the comment.
     #[test]
     fn comments_after_a_comma_end_a_string_as_the_general_rule_says() {
-        for text in [
+        same_with_and_without_repairs(&[
             "{\"a\": \"x\", /* c */ \"b\": 1}",
             "{\"a\": \"x\", // c\n \"b\": 1}",
             "{\"a\": \"x\", # c\n b: 1}",
@@ -595,18 +604,14 @@ mod tests {
             "{\"a\": \"x\", /* unterminated",
             "{\"a\": \"x\", // c\n  y w\", z: 1}",
             "{\"a\": \"x\", #c\n \"b\" \"c\": 1}",
-        ] {
-            for forbid in [RepairSet::NONE, RepairSet::ALL] {
-                same(text, forbid, None).unwrap();
-            }
-        }
+        ]);
     }
 
     /// A member's number followed by a comma and a digit: the fast lane leaves the digits past the comma
     /// to the general step (`1,000` is one number there).
     #[test]
     fn digits_after_a_members_comma_are_left_to_the_general_step() {
-        for text in [
+        same_with_and_without_repairs(&[
             "{\"n\": 1,000, \"m\": 2}",
             "{\"n\": 1,000}",
             "{\"n\": 12,50}",
@@ -614,11 +619,7 @@ mod tests {
             "{\"n\": 1,0",
             "{\"n\": 1,2: 3}",
             "[1,000]",
-        ] {
-            for forbid in [RepairSet::NONE, RepairSet::ALL] {
-                same(text, forbid, None).unwrap();
-            }
-        }
+        ]);
     }
 
     proptest! {
