@@ -64,7 +64,14 @@ fn end_of_block(s: &[u8], from: usize, name: usize) -> Option<usize> {
 /// Skips whitespace, invisible characters and no-break spaces from `i`, recording the non-JSON ones.
 fn skip_space(s: &[u8], mut i: usize, repairs: &mut Vec<Repair>) -> usize {
     loop {
-        if i < s.len() && (is_json_ws(s[i]) || s[i] == 0x0B || s[i] == 0x0C) {
+        if i < s.len() && is_json_ws(s[i]) {
+            i += 1;
+        } else if i < s.len() && matches!(s[i], 0x0B | 0x0C) {
+            // A vertical tab or form feed is JavaScript whitespace, not JSON: the text is not valid.
+            repairs.push(Repair {
+                kind: RepairKind::NonstandardWhitespace,
+                offset: i,
+            });
             i += 1;
         } else if invisible_len(s, i) > 0 {
             repairs.push(Repair {
