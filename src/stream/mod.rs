@@ -6,13 +6,8 @@ mod find;
 mod partial;
 mod view;
 
-/// `&s[range]`, or `""` if the range is off a character boundary, which the callers rule out: they cut
-/// at offsets of ASCII bytes they found. Indexing with `[]` would bring its panic message into the wasm,
-/// and with it `char`'s `Debug` formatting and Unicode tables (about 3 KB gzipped).
-#[inline]
-pub(crate) fn sub<R: std::slice::SliceIndex<str, Output = str>>(s: &str, range: R) -> &str {
-    s.get(range).unwrap_or_default()
-}
+/// String cutting without a panic path (see its documentation); the schema engine shares it.
+pub(crate) use llm_response_sanitizer_schema::sub;
 
 pub use cleaner::{
     clean, clean_detailed, is_js_whitespace, CleanOptions, Cleaned, Cleaner, ThinkTag,
