@@ -19,4 +19,10 @@ node_modules/.bin/wasm-opt -O3 --low-memory-unused --strip-producers --strip-tar
   "pkg/${name}_bg.wasm" -o "pkg/${name}_bg.wasm"
 rm -rf dist
 node_modules/.bin/tsc -p tsconfig.json
+# CommonJS consumers (`module: node16`) resolve the "require" condition: the same declarations as .d.cts,
+# whose relative imports name .cjs, so TypeScript reads them as CommonJS (Node >= 20.19 require()s the ESM).
+mkdir -p dist/cjs
+for f in dist/*.d.ts; do
+  sed -E "s#(from|import\() '(\./[^']+)\.js'#\1 '\2.cjs'#g" "$f" > "dist/cjs/$(basename "$f" .d.ts).d.cts"
+done
 printf '[build] pkg/%s_bg.wasm: %s bytes, %s gzipped\n' "$name" "$(wc -c < "pkg/${name}_bg.wasm")" "$(gzip -9c "pkg/${name}_bg.wasm" | wc -c)" >&2

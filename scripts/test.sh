@@ -36,7 +36,7 @@ stage "fuzz smoke: repair, clean, partial, schema, 10 s each (scripts/fuzz.sh)" 
 stage "linear growth on adversarial input, counted in instructions (valgrind)" node --test tests/adversarial/
 stage "wasm tests in Node" cargo test --target wasm32-unknown-unknown --test wasm_node
 stage "wasm tests in headless Chromium" cargo test --target wasm32-unknown-unknown --test wasm_browser
-stage "tsc --noEmit (sources and a consumer of the public .d.ts)" bash -c 'node_modules/.bin/tsc -p tsconfig.json --noEmit && node_modules/.bin/tsc -p tests/types/tsconfig.json'
+stage "tsc --noEmit (sources; consumers of the public .d.ts: DOM, ES2022 alone, Node-only, CommonJS node16, zod/arktype inference)" bash -c 'node_modules/.bin/tsc -p tsconfig.json --noEmit && for c in tsconfig tsconfig.es2022 tsconfig.node-only tsconfig.commonjs tsconfig.ecosystem; do node_modules/.bin/tsc -p tests/types/$c.json || { echo "type test $c failed"; exit 1; }; done'
 stage "npm API tests (node --test)" node --test tests/ts/
 stage "packed tarball: Node ESM, require, browser page, Web Worker, Vite, size" node tests/e2e/package.test.mjs
 stage "demo page in headless Chromium" node tests/e2e/demo.test.mjs

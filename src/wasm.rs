@@ -483,7 +483,9 @@ impl JsSchema {
     }
 
     /// Extracts from the response in the first `len` bytes of input (repair options as for
-    /// [`repair_text`]; `forbid_coercions` is a comma-separated list of coercion rule codes).
+    /// [`repair_text`]; `forbid_coercions` is a comma-separated list of coercion rule codes; candidates
+    /// before `skip` are passed over).
+    #[allow(clippy::too_many_arguments)]
     pub fn extract(
         &self,
         len: usize,
@@ -491,6 +493,7 @@ impl JsSchema {
         max_input_length: f64,
         forbid: &str,
         forbid_coercions: &str,
+        skip: usize,
     ) -> String {
         let Ok(schema) = &self.0 else {
             return String::new();
@@ -498,6 +501,7 @@ impl JsSchema {
         let options = ExtractOptions {
             repair: repair_options(max_depth, max_input_length, forbid, false),
             forbid_coercions: RuleSet::from_codes(forbid_coercions),
+            skip,
         };
         with_input(len, |text| {
             let out = schema::extract(text, schema, &options);

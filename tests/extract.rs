@@ -95,3 +95,37 @@ fn extraction_corpus() {
         }
     }
 }
+
+/// `skip` passes over the winners before it, as the npm API does when a validation library rejects one:
+/// the next valid candidate wins, and past the last one there is none.
+#[test]
+fn skip_passes_over_earlier_candidates() {
+    let schema = Value::parse(r#"{"required":["n"]}"#, 16).unwrap();
+    let schema = Schema::compile(&schema, &CompileOptions::default()).unwrap();
+    let text = r#"First {"n": 1}, then {"x": 0} and {"n": 2,} and {"n": 3}"#;
+    let with = |skip| {
+        let options = ExtractOptions {
+            skip,
+            ..ExtractOptions::default()
+        };
+        extract(text, &schema, &options)
+    };
+    let first = with(0);
+    assert_eq!((first.ok(), first.candidate), (true, Some(0)));
+    let next = with(1);
+    assert_eq!((next.ok(), next.candidate), (true, Some(2)));
+    assert_eq!(next.value.unwrap().to_json(), r#"{"n":2}"#);
+    assert_eq!(with(3).candidate, Some(3));
+    let past = with(4);
+    assert!(!past.ok() && past.value.is_none());
+    // A wholly valid text is one candidate: skipping it leaves none.
+    let valid = extract(
+        r#"{"n": 5}"#,
+        &schema,
+        &ExtractOptions {
+            skip: 1,
+            ..ExtractOptions::default()
+        },
+    );
+    assert!(valid.value.is_none());
+}

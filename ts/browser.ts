@@ -4,6 +4,6 @@ import { initFromUrl } from './wasm.js';
 export * from './index.js';
 
 /** Fetches and instantiates the WebAssembly module; idempotent. Pass a URL or bytes to load it from elsewhere. */
-export function init(source?: URL | string | BufferSource | WebAssembly.Module): Promise<void> {
+export function init(source?: URL | string | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<void> {
   return initFromUrl(source ?? new URL('../pkg/llm_response_sanitizer_bg.wasm', import.meta.url));
 }

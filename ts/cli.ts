@@ -4,11 +4,12 @@
  * time or as a JSONL batch that streams with bounded memory. Node only; the library entry never imports it.
  */
 import { createReadStream, readFileSync, realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { repairJson, parseDetailed, clean, extract, compileSchema, JsonRepairError, COMMON_THINK_TAGS, type CleanOptions, type RepairOptions } from './node.js';
-import type { CompiledSchema, SchemaDraft } from './schema.js';
+import { repairJson, parseDetailed, clean, extract, compileSchema, JsonRepairError, COMMON_THINK_TAGS, type CleanOptions, type RepairOptions, type RepairKind, type RepairClass } from './node.js';
+import type { CompiledSchema, SchemaDraft, SchemaInput } from './schema.js';
 
 const NAME = 'llm-response-sanitizer';
 
@@ -52,7 +53,9 @@ OPTIONS
     --max-input-length N     Longest response accepted, in UTF-16 code units.
 
   extract
-    --schema FILE            The JSON Schema (required).
+    --schema FILE            The schema (required): a JSON Schema file, or a JavaScript module (.js, .mjs,
+                             .cjs) whose default export or export named schema is a JSON Schema or a
+                             Standard Schema (zod, valibot, arktype, effect).
     --draft D                Draft for schemas without $schema: 2020-12 (default), 2019-09, 7, 6, 4.
     --no-coerce              Do not coerce toward the schema.
     --assert-format          Check "format" as an assertion.
@@ -107,8 +110,9 @@ type Outcome =
 
 type Processor = (response: string) => Outcome;
 
-function list(s: string | undefined): string[] | undefined {
-  return s === undefined ? undefined : s.split(',').map((x) => x.trim()).filter((x) => x !== '');
+/** A comma-separated list of repair codes; an unknown code is a RangeError from the repair's option check, which names it. */
+function list(s: string | undefined): (RepairKind | RepairClass)[] | undefined {
+  return s === undefined ? undefined : (s.split(',').map((x) => x.trim()).filter((x) => x !== '') as (RepairKind | RepairClass)[]);
 }
 
 function count(s: string | undefined, name: string): number | undefined {
@@ -188,10 +192,11 @@ function processor(command: string, values: Record<string, string | boolean | st
     );
   }
   const extractOptions = { ...repairOptions, coerce: values['no-coerce'] !== true };
+  const compiled = schema!;
   return guarded(
-    () => extract('{}', schema, extractOptions),
+    () => extract('{}', compiled, extractOptions),
     (response) => {
-      const r = extract(response, schema, extractOptions);
+      const r = extract(response, compiled, extractOptions);
       if (r.ok) return { ok: true, text: JSON.stringify(r.value), json: true, repairs: report ? r.repairs : undefined };
       const first = r.issues[0];
       const what = first === undefined ? 'no value matches the schema' : `${first.path === '' ? 'root' : first.path}: ${first.message}`;
@@ -406,22 +411,36 @@ async function single(run: Processor, file: string | undefined, values: Record<s
   return outcome.ok ? 0 : 1;
 }
 
-function loadSchema(path: string | undefined, values: Record<string, unknown>): CompiledSchema {
+/** A schema module: JavaScript whose default export (or export `schema`) is a JSON Schema or a Standard Schema. */
+const MODULE = /\.(?:[cm]?js|[cm]?ts)$/;
+
+async function loadSchema(path: string | undefined, values: Record<string, unknown>): Promise<CompiledSchema> {
   if (path === undefined) throw new UsageError('extract needs --schema FILE');
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read the schema ${path}: ${(e as Error).message}`);
-  }
   let schema: unknown;
-  try {
-    schema = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`the schema ${path} is not JSON: ${(e as Error).message}`);
+  if (MODULE.test(path)) {
+    let module: { default?: unknown; schema?: unknown };
+    try {
+      module = (await import(pathToFileURL(resolve(path)).href)) as typeof module;
+    } catch (e) {
+      throw new UsageError(`cannot import the schema module ${path}: ${(e as Error).message}`);
+    }
+    schema = module.default ?? module.schema;
+    if (schema === undefined) throw new UsageError(`the schema module ${path} has neither a default export nor an export named schema`);
+  } else {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (e) {
+      throw new UsageError(`cannot read the schema ${path}: ${(e as Error).message}`);
+    }
+    try {
+      schema = JSON.parse(text);
+    } catch (e) {
+      throw new UsageError(`the schema ${path} is not JSON: ${(e as Error).message}`);
+    }
   }
   try {
-    return compileSchema(schema, {
+    return compileSchema(schema as SchemaInput, {
       ...(values.draft === undefined ? {} : { defaultDraft: values.draft as SchemaDraft }),
       assertFormat: values['assert-format'] === true,
     });
@@ -479,7 +498,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (command !== 'extract' && values.schema !== undefined) throw new UsageError('--schema is for extract');
     if (values.jsonl === true && values.indent !== undefined) throw new UsageError('--indent does not go with --jsonl (one value per line)');
     if (values.jsonl !== true && (values.field !== undefined || values['max-line-bytes'] !== undefined)) throw new UsageError('--field and --max-line-bytes are for --jsonl');
-    const schema = command === 'extract' ? loadSchema(values.schema, values) : undefined;
+    const schema = command === 'extract' ? await loadSchema(values.schema, values) : undefined;
     const run = processor(command, values, schema);
     return values.jsonl === true ? await batch(run, file, values, io) : await single(run, file, values, io);
   } catch (e) {

@@ -1,6 +1,7 @@
 /** Correction prompts (SPEC §5): what to tell a model whose output did not match the schema. */
 import { parseAndRepair } from './repair.js';
 import { CompiledSchema, pointerSegments, type SchemaIssue } from './schema.js';
+import { isStandardSchema, jsonSchemaOf } from './standard.js';
 
 /** Input of {@link buildCorrectionPrompt}. */
 export interface CorrectionPromptOptions {
@@ -8,7 +9,7 @@ export interface CorrectionPromptOptions {
   readonly issues: readonly SchemaIssue[];
   /** The model's rejected output, quoted as a bounded excerpt. */
   readonly invalidOutput: string;
-  /** The schema, included when its JSON is at most `maxSchemaLength` characters. */
+  /** The schema (a JSON Schema, a Standard Schema that can describe itself, or a CompiledSchema), included when its JSON is at most `maxSchemaLength` characters. */
   readonly schema?: unknown;
   /** Problems listed at most (default 10); the rest are counted. */
   readonly maxIssues?: number;
@@ -109,7 +110,9 @@ export function buildCorrectionPrompt(options: CorrectionPromptOptions): string 
   const parts = ['Your previous response did not match the required JSON format.', '', 'Problems:'];
   shown.forEach((l, n) => parts.push(`${n + 1}. ${l}`));
   if (lines.length > shown.length) parts.push(`…and ${lines.length - shown.length} more.`);
-  const schema = options.schema instanceof CompiledSchema ? options.schema.schema : options.schema;
+  // A library's schema is shown as its JSON Schema, or not at all: its own fields are no prompt material.
+  const given = options.schema;
+  const schema = given instanceof CompiledSchema ? given.jsonSchema : isStandardSchema(given) ? jsonSchemaOf(given)?.schema : given;
   if (schema !== undefined) {
     const text = JSON.stringify(schema);
     if (text !== undefined && text.length <= maxSchema) parts.push('', 'The JSON Schema the response must match:', text);

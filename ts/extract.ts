@@ -1,7 +1,19 @@
-/** Schema-guided extraction (SPEC §5): the value a schema describes, out of an LLM response. */
+/** Schema-guided extraction: the value a schema describes, out of an LLM response. */
 import { assertString } from './errors.js';
 import { plan, type RepairOptions, type RepairRecord } from './repair.js';
-import { compileSchema, CompiledSchema, jsonText, standardIssues, type SchemaIssue, type SchemaOptions, type StandardIssue } from './schema.js';
+import {
+  compileSchema,
+  CompiledSchema,
+  jsonText,
+  standardIssues,
+  syncResult,
+  verdict,
+  type SchemaInput,
+  type SchemaIssue,
+  type SchemaOptions,
+  type StandardIssue,
+} from './schema.js';
+import { assertJsonSchema, isStandardSchema, type InferOutput, type JsonSchema, type StandardResult, type StandardSchema } from './standard.js';
 
 /** Codes of the coercions {@link extract} may make. */
 export type CoercionRule =
@@ -44,36 +56,76 @@ export interface CoercionRecord {
   readonly rule: CoercionRule;
 }
 
-/** The result of {@link extract}. */
-export interface ExtractResult {
-  /** Whether a candidate is valid after coercion. */
-  readonly ok: boolean;
-  /** The first valid candidate after coercion; when none is valid, the first candidate (`undefined` when the text holds no JSON). */
-  readonly value: unknown;
-  /** Issues of that candidate: empty when `ok`; one `parse` issue when there was no candidate. */
-  readonly issues: readonly SchemaIssue[];
+/** What every result of {@link extract} carries. */
+interface ExtractCommon {
   /** The same issues in the Standard Schema shape. */
   readonly standardIssues: readonly StandardIssue[];
   readonly coercions: readonly CoercionRecord[];
   /** Repairs made to read the candidate, positions in UTF-16 code units of `text`. */
   readonly repairs: readonly RepairRecord[];
-  /** UTF-16 range of `text` the candidate was read from (`undefined` when there was none). */
-  readonly span: { readonly start: number; readonly end: number } | undefined;
-  /** Index of the chosen candidate in textual order, and how many candidates were read. */
-  readonly candidate: number | undefined;
+  /** How many candidates were read. */
   readonly candidates: number;
 }
+
+/** A candidate matched: `value` has the schema's type (a Standard Schema's output: defaults, transforms, unknown keys stripped). */
+export interface ExtractSuccess<T> extends ExtractCommon {
+  readonly ok: true;
+  readonly value: T;
+  readonly issues: readonly [];
+  /** UTF-16 range of `text` the value was read from. */
+  readonly span: { readonly start: number; readonly end: number };
+  /** Index of the chosen candidate in textual order. */
+  readonly candidate: number;
+}
+
+/** No candidate matched: `value` is the first candidate as read (`undefined` when the text holds no JSON), `issues` say why. */
+export interface ExtractFailure extends ExtractCommon {
+  readonly ok: false;
+  readonly value: unknown;
+  /** At least one; a single `parse` issue when there was no candidate. */
+  readonly issues: readonly [SchemaIssue, ...SchemaIssue[]];
+  readonly span: { readonly start: number; readonly end: number } | undefined;
+  readonly candidate: number | undefined;
+}
+
+/** The result of {@link extract}: check `ok` and `value` has type `T`. */
+export type ExtractResult<T = unknown> = ExtractSuccess<T> | ExtractFailure;
 
 /** Compiled schemas of plain schema objects, by their JSON text and options (bounded, oldest evicted). */
 const cache = new Map<string, CompiledSchema>();
 const CACHE_SIZE = 32;
+/** JSON Schema objects found to be plain data, with the JSON text they had then. */
+const checked = new WeakMap<object, string>();
+/** Compiled Standard Schemas, by identity (a library's schema is not data to key by text). */
+const standardCache = new WeakMap<object, { key: string; compiled: CompiledSchema }>();
 
-function compiled(schema: unknown, options: ExtractOptions | undefined): CompiledSchema {
+function optionsKey(options: ExtractOptions | undefined, where: string): string {
+  return `${options?.defaultDraft ?? ''}|${options?.assertFormat === true}|${jsonText(options?.remotes ?? {}, where)}|${options?.jsonSchema === undefined ? '' : jsonText(options.jsonSchema, where)}`;
+}
+
+/** The compiled form of `schema`, from a cache when it was compiled with the same options before. */
+export function compiled(schema: SchemaInput, options: ExtractOptions | undefined, where: string): CompiledSchema {
   if (schema instanceof CompiledSchema) return schema;
-  const key = `${options?.defaultDraft ?? ''}|${options?.assertFormat === true}|${jsonText(options?.remotes ?? {}, 'extract')}|${jsonText(schema, 'extract')}`;
+  if (isStandardSchema(schema)) {
+    const key = optionsKey(options, where);
+    const hit = standardCache.get(schema);
+    if (hit !== undefined && hit.key === key) return hit.compiled;
+    const c = compileSchema(schema, options);
+    standardCache.set(schema, { key, compiled: c });
+    return c;
+  }
+  // Checked to be plain JSON data once per object and text (a class instance or a nested library schema
+  // must not pass as the JSON it happens to stringify to); `typeof` first, so a function is named as one.
+  if (typeof schema !== 'object' || schema === null) assertJsonSchema(schema, where);
+  const text = jsonText(schema, where);
+  if (typeof schema === 'object' && checked.get(schema) !== text) {
+    assertJsonSchema(schema, where);
+    checked.set(schema, text);
+  }
+  const key = `${optionsKey(options, where)}|${text}`;
   let c = cache.get(key);
   if (c === undefined) {
-    c = compileSchema(schema, options);
+    c = compileSchema(schema as JsonSchema, options);
     if (cache.size >= CACHE_SIZE) {
       const [oldest, evicted] = cache.entries().next().value as [string, CompiledSchema];
       cache.delete(oldest);
@@ -96,33 +148,93 @@ function forbiddenRules(options: ExtractOptions | undefined): string {
   return list.join(',');
 }
 
+/** The core's answer for candidates from index `skip` on. */
+type CoreResult = Omit<ExtractFailure, 'ok' | 'issues'> & { ok: boolean; issues: readonly SchemaIssue[] };
+
+/**
+ * One extraction, as steps: each value yielded is a candidate the schema's library must judge, and the
+ * verdict is sent back. Plain JSON Schemas yield nothing. The sync and async entry points drive the same
+ * steps, so they cannot disagree.
+ */
+function* steps(text: string, schema: CompiledSchema, options: ExtractOptions | undefined): Generator<unknown, ExtractResult, StandardResult<unknown>> {
+  const p = plan(options, 'extract');
+  const forbidCoercions = forbiddenRules(options);
+  const core = schema.core('extract');
+  const read = (skip: number): CoreResult => {
+    const raw = JSON.parse(core.extract(text, p.maxDepth, p.maxInputLength, p.forbid, forbidCoercions, skip)) as CoreResult & { candidate: number | null };
+    const found = raw.candidate !== null;
+    return {
+      ok: raw.ok,
+      value: found ? raw.value : undefined,
+      issues: raw.issues,
+      standardIssues: standardIssues(raw.issues),
+      coercions: raw.coercions,
+      repairs: found ? raw.repairs : [],
+      span: found ? raw.span : undefined,
+      candidate: raw.candidate ?? undefined,
+      candidates: raw.candidates,
+    };
+  };
+  const standard = schema.standard;
+  let first: ExtractFailure | undefined;
+  for (let skip = 0; ; ) {
+    const r = read(skip);
+    if (standard === undefined || r.candidate === undefined) return (first ?? r) as ExtractResult;
+    // The library has the final word, on a candidate its JSON Schema accepted and on one it did not.
+    const v = verdict(standard, yield r.value);
+    if (v.valid) return { ...r, ok: true, value: v.value, issues: [], standardIssues: [], span: r.span!, candidate: r.candidate };
+    first ??= { ...r, ok: false, issues: v.issues, standardIssues: standardIssues(v.issues) };
+    // The next candidate the JSON Schema accepts, if any; the first rejected one is reported otherwise.
+    if (!r.ok || r.candidate + 1 >= r.candidates) return first;
+    skip = r.candidate + 1;
+  }
+}
+
 /**
  * The value `schema` describes, out of an LLM response. Every top-level JSON value in the text is a
  * candidate in textual order (reasoning excluded): each is repaired, coerced toward the schema and
  * validated, and the first valid one wins. Nothing is silently fixed beyond the coercions listed in
  * `coercions`: limits, enums without a unique match and extra properties are issues.
  *
- * @throws {TypeError} when `text` is not a string. A schema that does not compile throws {@link SchemaCompileError}.
+ * `schema` is a JSON Schema, a {@link CompiledSchema}, or a Standard Schema (zod, valibot, arktype,
+ * effect): its JSON Schema picks candidates and guides coercion, its own `validate` decides, and `value`
+ * is its output, typed.
+ *
+ * @example
+ * ```ts
+ * const r = extract(reply, z.object({ chosenIndex: z.number().int(), speech: z.string() }));
+ * if (r.ok) r.value.speech; // string
+ * else console.log(r.issues);
+ * ```
+ * @throws {TypeError} when `text` is not a string, `schema` is not a schema, or a Standard Schema validates
+ *   asynchronously (use {@link extractAsync}). A schema that does not compile throws {@link SchemaCompileError}.
  */
-export function extract(text: string, schema: unknown, options?: ExtractOptions): ExtractResult {
+export function extract<S extends StandardSchema>(text: string, schema: S, options?: ExtractOptions): ExtractResult<InferOutput<S>>;
+export function extract<T = unknown>(text: string, schema: JsonSchema | CompiledSchema<T>, options?: ExtractOptions): ExtractResult<T>;
+export function extract<T = unknown>(text: string, schema: SchemaInput<T>, options?: ExtractOptions): ExtractResult<T>;
+export function extract(text: string, schema: SchemaInput, options?: ExtractOptions): ExtractResult {
   assertString(text, 'extract');
-  const p = plan(options, 'extract');
-  const forbidCoercions = forbiddenRules(options);
-  const core = compiled(schema, options).core('extract');
-  const raw = JSON.parse(core.extract(text, p.maxDepth, p.maxInputLength, p.forbid, forbidCoercions)) as Omit<ExtractResult, 'standardIssues' | 'value' | 'candidate'> & {
-    value: unknown;
-    candidate: number | null;
-  };
-  const found = raw.candidate !== null;
-  return {
-    ok: raw.ok,
-    value: found ? raw.value : undefined,
-    issues: raw.issues,
-    standardIssues: standardIssues(raw.issues),
-    coercions: raw.coercions,
-    repairs: found ? raw.repairs : [],
-    span: found ? raw.span : undefined,
-    candidate: raw.candidate ?? undefined,
-    candidates: raw.candidates,
-  };
+  const c = compiled(schema, options, 'extract');
+  const run = steps(text, c, options);
+  for (let step = run.next(); ; ) {
+    if (step.done === true) return step.value;
+    step = run.next(syncResult(c.standard!, step.value, 'extract'));
+  }
+}
+
+/**
+ * {@link extract} for schemas whose library validates asynchronously (async refinements); the same
+ * result for every other schema.
+ */
+export async function extractAsync<S extends StandardSchema>(text: string, schema: S, options?: ExtractOptions): Promise<ExtractResult<InferOutput<S>>>;
+export async function extractAsync<T = unknown>(text: string, schema: JsonSchema | CompiledSchema<T>, options?: ExtractOptions): Promise<ExtractResult<T>>;
+export async function extractAsync<T = unknown>(text: string, schema: SchemaInput<T>, options?: ExtractOptions): Promise<ExtractResult<T>>;
+export async function extractAsync(text: string, schema: SchemaInput, options?: ExtractOptions): Promise<ExtractResult> {
+  assertString(text, 'extractAsync');
+  const c = compiled(schema, options, 'extractAsync');
+  const run = steps(text, c, options);
+  for (let step = run.next(); ; ) {
+    if (step.done === true) return step.value;
+    step = run.next(await c.standard!['~standard'].validate(step.value));
+  }
 }

@@ -2,20 +2,22 @@
  * The public surface, listed one by one. The entries (`node.ts`, `browser.ts`) add `init` and re-export
  * everything here; the wasm door (`wasm.ts`) is internal.
  */
-export { parseAndRepair, repairJson, parseDetailed, repairKinds } from './repair.js';
-export type { RepairOptions, RepairRecord, ParseResult } from './repair.js';
+export { parseAndRepair, repairJson, parseDetailed, repairKinds, REPAIR_KINDS } from './repair.js';
+export type { RepairOptions, RepairRecord, RepairKind, RepairClass, ParseResult } from './repair.js';
 export { clean, cleanDetailed, StreamCleaner, COMMON_THINK_TAGS } from './clean.js';
 export type { CleanOptions, CleanResult, ThinkTag } from './clean.js';
 export { createCleanStream, cleanChunks } from './streams.js';
 export type { CleanStreamHooks, TextChunk } from './streams.js';
 export { PartialJsonParser } from './partial.js';
-export type { PartialJsonOptions, PartialJsonResult } from './partial.js';
+export type { PartialJsonOptions, PartialJsonResult, DeepPartial } from './partial.js';
 export { createPartialJsonStream, partialJsonValues } from './partial-streams.js';
 export type { PartialJsonUpdate } from './partial-streams.js';
-export { compileSchema, validate, CompiledSchema, SchemaCompileError, standardIssues } from './schema.js';
-export type { SchemaDraft, SchemaOptions, SchemaIssue, ValidationResult, StandardIssue } from './schema.js';
-export { extract } from './extract.js';
-export type { ExtractOptions, ExtractResult, CoercionRecord, CoercionRule } from './extract.js';
+export { compileSchema, validate, CompiledSchema, SchemaCompileError, standardIssues, ISSUE_KEYWORDS } from './schema.js';
+export type { SchemaDraft, SchemaOptions, SchemaIssue, SchemaInput, IssueKeyword, ValidationResult, StandardIssue } from './schema.js';
+export { isStandardSchema } from './standard.js';
+export type { StandardSchema, StandardSchemaIssue, StandardResult, StandardJsonSchemaConverter, StandardPathSegment, InferOutput, JsonSchema } from './standard.js';
+export { extract, extractAsync } from './extract.js';
+export type { ExtractOptions, ExtractResult, ExtractSuccess, ExtractFailure, CoercionRecord, CoercionRule } from './extract.js';
 export { buildCorrectionPrompt } from './correction.js';
 export type { CorrectionPromptOptions } from './correction.js';
 export { LLMResponseSanitizer } from './sanitizer.js';
@@ -62,10 +64,27 @@ export {
   createAnthropicQuery,
   ProviderError,
 } from './providers.js';
-export type { Provider, ServerSentEvent, ByteSource, OpenAIStreamOptions, ProviderQueryOptions } from './providers.js';
+export type { Provider, ServerSentEvent, ByteSource, OpenAIStreamOptions, ProviderQueryOptions, FetchLike } from './providers.js';
 export { JsonRepairError } from './errors.js';
 export type { JsonRepairErrorKind, JsonRepairErrorFields } from './errors.js';
 export { isReady, wasmMemorySize } from './wasm.js';
 
 /** Prepares the WebAssembly module. Idempotent: Node is ready on import; browsers fetch the `.wasm` once. */
-export declare function init(source?: URL | string | BufferSource | WebAssembly.Module): Promise<void>;
+export declare function init(source?: URL | string | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<void>;
+
+/*
+ * Host types the declarations name. Browsers (the DOM lib), Node (@types/node) and Workers types declare
+ * them in full; a project with `lib: ["ES2022"]` alone has none, and these empty declarations, which merge
+ * with the full ones where those exist, let the package's types compile there too.
+ */
+declare global {
+  interface URL {}
+  interface Request {}
+  interface Response {}
+  interface AbortSignal {}
+  interface ReadableStream<R = any> {}
+  interface TransformStream<I = any, O = any> {}
+  namespace WebAssembly {
+    interface Module {}
+  }
+}

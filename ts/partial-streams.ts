@@ -3,33 +3,33 @@
  * form. Both take text or UTF-8 bytes, so a `fetch` body, or the output of `createCleanStream`, goes
  * straight in.
  */
-import { PartialJsonParser, type PartialJsonOptions, type PartialJsonResult } from './partial.js';
+import { PartialJsonParser, type DeepPartial, type PartialJsonOptions, type PartialJsonResult } from './partial.js';
 import { ChunkDecoder, type TextChunk } from './streams.js';
 
 /** What the adapters emit: the value after each chunk, and at the end the finished value. */
-export interface PartialJsonUpdate extends PartialJsonResult {
+export interface PartialJsonUpdate<T = unknown> extends PartialJsonResult<T> {
   /** True once, for the last update: `value` is what `parseAndRepair` gives for the whole text. */
   readonly done: boolean;
 }
 
 /** One parser and one decoder over a sequence of chunks. */
-class PartialPump {
-  readonly #parser: PartialJsonParser;
+class PartialPump<T> {
+  readonly #parser: PartialJsonParser<T>;
   readonly #decoder = new ChunkDecoder();
 
-  constructor(options: PartialJsonOptions | undefined) {
-    this.#parser = new PartialJsonParser(options);
+  constructor(options: PartialJsonOptions<T> | undefined) {
+    this.#parser = new PartialJsonParser<T>(options);
   }
 
-  push(chunk: TextChunk): PartialJsonUpdate {
+  push(chunk: TextChunk): PartialJsonUpdate<T> {
     const r = this.#parser.push(this.#decoder.text(chunk));
     return { value: r.value, complete: r.complete, done: false };
   }
 
-  finish(): PartialJsonUpdate {
+  finish(): PartialJsonUpdate<T> {
     const tail = this.#decoder.end();
     if (tail !== '') this.#parser.push(tail);
-    return { value: this.#parser.finish(), complete: true, done: true };
+    return { value: this.#parser.finish() as DeepPartial<T>, complete: true, done: true };
   }
 
   free(): void {
@@ -43,9 +43,9 @@ class PartialPump {
  * `value` is the parser's live value, updated in place by later chunks: copy it to keep a snapshot.
  * The stream errors with a `JsonRepairError` when the whole text holds no JSON.
  */
-export function createPartialJsonStream(options?: PartialJsonOptions): TransformStream<TextChunk, PartialJsonUpdate> {
-  const pump = new PartialPump(options);
-  return new TransformStream<TextChunk, PartialJsonUpdate>({
+export function createPartialJsonStream<T = unknown>(options?: PartialJsonOptions<T>): TransformStream<TextChunk, PartialJsonUpdate<T>> {
+  const pump = new PartialPump<T>(options);
+  return new TransformStream<TextChunk, PartialJsonUpdate<T>>({
     transform(chunk, controller) {
       controller.enqueue(pump.push(chunk));
     },
@@ -56,18 +56,18 @@ export function createPartialJsonStream(options?: PartialJsonOptions): Transform
     cancel() {
       pump.free();
     },
-  } as Transformer<TextChunk, PartialJsonUpdate>);
+  } as Transformer<TextChunk, PartialJsonUpdate<T>>);
 }
 
 /**
  * Parses an (async) iterable of chunks, yielding the value after each one and finally the finished
  * value (`done: true`). The parser is freed when the loop ends, early exits included.
  */
-export async function* partialJsonValues(
+export async function* partialJsonValues<T = unknown>(
   source: AsyncIterable<TextChunk> | Iterable<TextChunk>,
-  options?: PartialJsonOptions,
-): AsyncGenerator<PartialJsonUpdate, void, undefined> {
-  const pump = new PartialPump(options);
+  options?: PartialJsonOptions<T>,
+): AsyncGenerator<PartialJsonUpdate<T>, void, undefined> {
+  const pump = new PartialPump<T>(options);
   try {
     for await (const chunk of source) yield pump.push(chunk);
     yield pump.finish();

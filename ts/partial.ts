@@ -4,22 +4,35 @@ import { JsonRepairError, assertString, type JsonRepairErrorKind } from './error
 import { fail, plan, type ParseResult, type RepairOptions } from './repair.js';
 import { PartialValue } from './partial-value.js';
 import { PairJoiner } from './surrogates.js';
+import { CompiledSchema, type SchemaInput } from './schema.js';
+import { isStandardSchema, jsonSchemaOf, assertJsonSchema } from './standard.js';
 
+/**
+ * What a value of type `T` looks like while it streams: every property optional, all the way down. The
+ * type describes the shape only; nothing is validated until the value is passed to `extract` or `validate`.
+ */
+export type DeepPartial<T> = T extends readonly (infer E)[]
+  ? DeepPartial<E>[]
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
 
 /** Options of {@link PartialJsonParser}: those of `parseAndRepair`, and a schema. */
-export interface PartialJsonOptions extends RepairOptions {
+export interface PartialJsonOptions<T = unknown> extends RepairOptions {
   /**
-   * A JSON Schema for the value. Strings where it names an `enum` or `const` are held back until they
-   * are complete, so `"attack"` never shows as `"att"`. Local `$ref`, `properties`,
-   * `additionalProperties`, `items`, `prefixItems` and `allOf`/`anyOf`/`oneOf` are followed.
+   * The value's schema: a JSON Schema, a Standard Schema that can describe itself as one (zod ≥ 4.2,
+   * arktype, valibot through `@valibot/to-json-schema`), or a {@link CompiledSchema}. It types the partial
+   * values, and strings where it names an `enum` or `const` are held back until they are complete, so
+   * `"attack"` never shows as `"att"`. Local `$ref`, `properties`, `additionalProperties`, `items`,
+   * `prefixItems` and `allOf`/`anyOf`/`oneOf` are followed.
    */
-  readonly schema?: object;
+  readonly schema?: SchemaInput<T>;
 }
 
 /** What {@link PartialJsonParser.push} returns. */
-export interface PartialJsonResult {
+export interface PartialJsonResult<T = unknown> {
   /** The value so far (`undefined` until the JSON starts). The same object, updated in place. */
-  readonly value: unknown;
+  readonly value: DeepPartial<T> | undefined;
   /** Whether the root value has been read to its closing bracket. */
   readonly complete: boolean;
 }
@@ -35,20 +48,16 @@ export interface PartialJsonResult {
  *
  * Free it with `free()` or `using`; one that is dropped is reclaimed by a `FinalizationRegistry`.
  */
-export class PartialJsonParser {
+export class PartialJsonParser<T = unknown> {
   #core: CorePartialJson | null;
   readonly #value: PartialValue;
   #complete = false;
   readonly #pairs = new PairJoiner();
   #finished = false;
 
-  constructor(options?: PartialJsonOptions) {
+  constructor(options?: PartialJsonOptions<T>) {
     const p = plan(options, 'PartialJsonParser');
-    const schema = options?.schema;
-    if (schema !== undefined && (typeof schema !== 'object' || schema === null)) {
-      throw new TypeError('PartialJsonParser: schema must be a JSON Schema object');
-    }
-    this.#value = new PartialValue(schema);
+    this.#value = new PartialValue(jsonSchemaFor(options?.schema));
     this.#core = newPartialJson(p.maxDepth, p.maxInputLength, p.forbid, p.fastPath);
   }
 
@@ -64,12 +73,12 @@ export class PartialJsonParser {
    * @throws {JsonRepairError} `input_too_long` once the text exceeds `maxInputLength`. Other errors
    *   wait for `finish()`, since later text may move the JSON (see {@link PartialJsonParser.error}).
    */
-  push(chunk: string): PartialJsonResult {
+  push(chunk: string): PartialJsonResult<T> {
     assertString(chunk, 'PartialJsonParser.push');
     const core = this.#live('push');
     const text = this.#pairs.take(chunk);
     if (text !== '') this.#apply(core.push(text));
-    return { value: this.#value.root, complete: this.#complete };
+    return { value: this.#value.root as DeepPartial<T> | undefined, complete: this.#complete };
   }
 
   #apply(out: string): void {
@@ -80,8 +89,8 @@ export class PartialJsonParser {
   }
 
   /** The value so far. */
-  get value(): unknown {
-    return this.#value.root;
+  get value(): DeepPartial<T> | undefined {
+    return this.#value.root as DeepPartial<T> | undefined;
   }
 
   /** Whether the root value has been read to its closing bracket. */
@@ -135,4 +144,13 @@ export class PartialJsonParser {
   [Symbol.dispose](): void {
     this.free();
   }
+}
+
+/** The JSON Schema whose enums hold strings back; a library schema with no JSON Schema form holds nothing. */
+function jsonSchemaFor(schema: SchemaInput | undefined): object | undefined {
+  if (schema === undefined) return undefined;
+  if (schema instanceof CompiledSchema) return typeof schema.jsonSchema === 'object' ? schema.jsonSchema : undefined;
+  if (isStandardSchema(schema)) return jsonSchemaOf(schema)?.schema;
+  assertJsonSchema(schema, 'PartialJsonParser: options.schema');
+  return typeof schema === 'object' ? schema : undefined;
 }

@@ -367,7 +367,7 @@ export interface ProviderQueryOptions {
   /** More fields of the request body (`response_format`, `tools`, …). */
   readonly body?: Readonly<Record<string, unknown>>;
   /** The `fetch` to use (default the global one). */
-  readonly fetch?: typeof fetch;
+  readonly fetch?: FetchLike;
 }
 
 type Query = (prompt: string, context?: { readonly signal?: AbortSignal | undefined }) => Promise<string>;
@@ -397,9 +397,15 @@ interface Protocol {
   stream(response: Response): AsyncIterable<string>;
 }
 
+/** The part of `fetch` the query functions use: the global `fetch` fits, and so does any wrapper of it. */
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal | null },
+) => Promise<Response>;
+
 /** The query function of a protocol: POST, errors as ProviderError, JSON or streamed answers. */
 function queryOf(options: ProviderQueryOptions, p: Protocol): Query {
-  const doFetch = options.fetch ?? fetch;
+  const doFetch: FetchLike = options.fetch ?? fetch;
   return async (prompt, context) => {
     const response = await doFetch(p.url, {
       method: 'POST',

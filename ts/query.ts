@@ -4,9 +4,9 @@
  * every problem. Transport failures (network errors, 429, 5xx) are a different thing: they are retried after
  * an exponential backoff and never reach a correction prompt, because the model never answered.
  */
-import { extract } from './extract.js';
+import { extractAsync } from './extract.js';
 import { buildCorrectionPrompt } from './correction.js';
-import { compileSchema, CompiledSchema, type SchemaIssue } from './schema.js';
+import { compileSchema, CompiledSchema, type SchemaInput, type SchemaIssue } from './schema.js';
 import { assertString } from './errors.js';
 import type { ExtractOptions, CoercionRecord } from './extract.js';
 import type { RepairRecord } from './repair.js';
@@ -48,13 +48,13 @@ export interface CorrectionContext {
 }
 
 /** Options of {@link queryWithCorrection}. */
-export interface QueryWithCorrectionOptions {
+export interface QueryWithCorrectionOptions<T = unknown> {
   /** The caller's LLM call: a prompt in, the model's text out. */
   readonly query: (prompt: string, context: QueryContext) => string | Promise<string>;
   /** The first prompt. */
   readonly prompt: string;
-  /** A JSON Schema (object, boolean or a {@link CompiledSchema}) the value must match. */
-  readonly schema: unknown;
+  /** A JSON Schema, a Standard Schema (zod, valibot, arktype, effect) or a {@link CompiledSchema} the value must match. */
+  readonly schema: SchemaInput<T>;
   /** Correction prompts sent at most after the first answer (default 2): at most `maxRetries + 1` answers. */
   readonly maxRetries?: number;
   /** Aborts waiting, backoff and further calls; the promise rejects with an `AbortError`. */
@@ -74,7 +74,7 @@ export interface QueryWithCorrectionOptions {
    * matched the schema. Each problem returned fails the answer like a schema issue and is fed back the same
    * way (keyword `check`).
    */
-  readonly check?: (value: unknown) => readonly CheckProblem[];
+  readonly check?: (value: T) => readonly CheckProblem[];
   /** Which errors of `query` are transport errors (default {@link isTransportError}). Others end the loop at once. */
   readonly isTransportError?: (error: unknown) => boolean;
 }
@@ -113,8 +113,9 @@ export type QueryHistoryEntry =
     };
 
 /** The result of {@link queryWithCorrection}. */
-export interface QueryWithCorrectionResult {
-  readonly value: unknown;
+export interface QueryWithCorrectionResult<T = unknown> {
+  /** The value that matched: a Standard Schema's output, typed. */
+  readonly value: T;
   /** Calls to `query` that produced an answer (transport failures are not counted). */
   readonly attempts: number;
   readonly history: readonly QueryHistoryEntry[];
@@ -246,7 +247,7 @@ function delay(v: unknown, name: string, fallback: number): number {
   return v;
 }
 
-function checked(check: (value: unknown) => readonly CheckProblem[], value: unknown): SchemaIssue[] {
+function checked<T>(check: (value: T) => readonly CheckProblem[], value: T): SchemaIssue[] {
   const problems = check(value);
   if (!Array.isArray(problems)) throw new TypeError('queryWithCorrection: options.check must return an array of {path, message}');
   return problems.map((p: CheckProblem) => {
@@ -271,7 +272,7 @@ function defaultCorrection(c: CorrectionContext): string {
  * @throws {SchemaValidationError} when the last allowed answer still does not match.
  * @throws the last transport error when its retries are used up; an `AbortError` when `signal` aborts.
  */
-export async function queryWithCorrection(options: QueryWithCorrectionOptions): Promise<QueryWithCorrectionResult> {
+export async function queryWithCorrection<T = unknown>(options: QueryWithCorrectionOptions<T>): Promise<QueryWithCorrectionResult<T>> {
   if (options === null || typeof options !== 'object') throw new TypeError('queryWithCorrection expects an options object');
   const { query, signal, onAttempt } = options;
   if (typeof query !== 'function') throw new TypeError('queryWithCorrection: options.query must be a function (prompt) => Promise<string>');
@@ -328,8 +329,8 @@ export async function queryWithCorrection(options: QueryWithCorrectionOptions): 
         const got = response === null ? 'null' : typeof response;
         throw new TypeError(`queryWithCorrection: options.query must resolve to a string, got ${got}`);
       }
-      const result = extract(response, schema, options.extractOptions);
-      let issues = result.issues;
+      const result = await extractAsync(response, schema, options.extractOptions);
+      let issues: readonly SchemaIssue[] = result.issues;
       if (result.ok && options.check !== undefined) issues = checked(options.check, result.value);
       const ok = result.ok && issues.length === 0;
       record({
@@ -344,7 +345,7 @@ export async function queryWithCorrection(options: QueryWithCorrectionOptions): 
         coercions: result.coercions,
         durationMs: performance.now() - started,
       });
-      if (ok) return { value: result.value, attempts: attempt, history };
+      if (ok && result.ok) return { value: result.value, attempts: attempt, history };
       if (attempt > maxRetries) {
         const first = issues[0];
         const what = first === undefined ? '' : `; first issue: ${first.path === '' ? 'root' : first.path}: ${first.message}`;
@@ -353,7 +354,7 @@ export async function queryWithCorrection(options: QueryWithCorrectionOptions): 
           { issues, attempts: attempt, history, lastResponse: response },
         );
       }
-      prompt = correction({ prompt: options.prompt, response, issues, schema: schema.schema, attempt });
+      prompt = correction({ prompt: options.prompt, response, issues, schema: schema.jsonSchema, attempt });
       assertString(prompt, 'queryWithCorrection: options.correctionPrompt result');
     }
   } finally {

@@ -2,6 +2,57 @@
 import { callRepair, listRepairKinds, type RawRepairOk } from './wasm.js';
 import { JsonRepairError, assertString, type JsonRepairErrorKind } from './errors.js';
 
+/**
+ * Every repair kind, in the core's order (a test checks this list against the core's own). `repairKinds()`
+ * describes each one.
+ */
+export const REPAIR_KINDS = [
+  'reasoning_removed',
+  'code_fence',
+  'surrounding_text',
+  'jsonp',
+  'invisible_character',
+  'nonstandard_whitespace',
+  'escaped_json',
+  'trailing_comma',
+  'redundant_comma',
+  'missing_comma',
+  'missing_colon',
+  'mismatched_bracket',
+  'superfluous_bracket',
+  'unexpected_character',
+  'missing_value',
+  'multiple_values',
+  'early_close',
+  'comment',
+  'ellipsis',
+  'function_call',
+  'string_concatenation',
+  'single_quotes',
+  'curly_quotes',
+  'unquoted_key',
+  'unquoted_string',
+  'unescaped_quote',
+  'missing_quote',
+  'control_character',
+  'invalid_escape',
+  'python_literal',
+  'non_json_literal',
+  'number_format',
+  'number_as_string',
+  'truncated_string',
+  'truncated_number',
+  'truncated_literal',
+  'truncated_member',
+  'unclosed_container',
+] as const;
+
+/** The stable code of a repair: what {@link RepairRecord.kind} holds and `forbid` accepts. */
+export type RepairKind = (typeof REPAIR_KINDS)[number];
+
+/** The classes repair kinds fall in, which `forbid` and `allow` also accept. */
+export type RepairClass = 'extraction' | 'syntax' | 'quotes' | 'literals' | 'truncation';
+
 /** Options for {@link parseAndRepair}, {@link repairJson} and {@link parseDetailed}. */
 export interface RepairOptions {
   /** Deepest nesting accepted (default 10,000). Deeper input is a `depth_limit` error. When set, valid JSON is checked against it too. */
@@ -9,9 +60,9 @@ export interface RepairOptions {
   /** Longest input accepted, in UTF-16 code units (`string.length`). Longer input is an `input_too_long` error. */
   readonly maxInputLength?: number;
   /** Repair kinds (`'trailing_comma'`) or classes (`'extraction'`, `'syntax'`, `'quotes'`, `'literals'`, `'truncation'`) that must not be made. */
-  readonly forbid?: readonly string[];
+  readonly forbid?: readonly (RepairKind | RepairClass)[];
   /** Repair kinds or classes that may be made; every other repair is forbidden. */
-  readonly allow?: readonly string[];
+  readonly allow?: readonly (RepairKind | RepairClass)[];
   /** Accept only strictly valid JSON (forbids every repair). */
   readonly strict?: boolean;
 }
@@ -19,7 +70,7 @@ export interface RepairOptions {
 /** One repair: what was changed and where, in the caller's original string. */
 export interface RepairRecord {
   /** Stable snake_case code, e.g. `trailing_comma`. */
-  readonly kind: string;
+  readonly kind: RepairKind;
   /** UTF-16 index into the input. */
   readonly position: number;
   /** 1-based line. */
@@ -225,6 +276,6 @@ function validResult(text: string, value: unknown): ParseResult {
 }
 
 /** Every repair kind, with its class and a description (for documentation, UIs and `forbid`). */
-export function repairKinds(): readonly { readonly kind: string; readonly class: string; readonly description: string }[] {
-  return listRepairKinds();
+export function repairKinds(): readonly { readonly kind: RepairKind; readonly class: RepairClass; readonly description: string }[] {
+  return listRepairKinds() as ReturnType<typeof repairKinds>;
 }

@@ -3,10 +3,10 @@
  * seed maps onto the repair engine with only that class of repair allowed, so the facade keeps the
  * seed's contract (helpers never throw) while the engine does the work once, correctly.
  */
-import { parseDetailed, repairJson } from './repair.js';
+import { parseDetailed, repairJson, type RepairClass, type RepairKind } from './repair.js';
 import { assertString } from './errors.js';
 
-function attempt(text: string, allow: readonly string[]): string {
+function attempt(text: string, allow: readonly (RepairKind | RepairClass)[]): string {
   try {
     const r = parseDetailed(text, { allow });
     return r.status === 'valid' ? text : r.json;

@@ -1,5 +1,16 @@
-/** JSON Schema: compile once, validate, with issues that name each problem by path (SPEC §5). */
+/** JSON Schema and Standard Schema: compile once, validate, with issues that name each problem by path. */
 import { newSchema, type CoreSchema } from './wasm.js';
+import {
+  assertJsonSchema,
+  isStandardSchema,
+  jsonSchemaOf,
+  pointerOf,
+  type InferOutput,
+  type JsonSchema,
+  type StandardResult,
+  type StandardSchema,
+  type StandardSchemaIssue,
+} from './standard.js';
 
 /** The drafts a schema without `$schema` can be read as. */
 export type SchemaDraft = '2020-12' | '2019-09' | '7' | '6' | '4';
@@ -12,14 +23,69 @@ export interface SchemaOptions {
   readonly remotes?: Readonly<Record<string, unknown>>;
   /** Make `format` an assertion (date, date-time, time, duration, email, hostname, ipv4, ipv6, uri, uri-reference, iri, iri-reference, uuid, json-pointer, regex). By default it is an annotation. */
   readonly assertFormat?: boolean;
+  /**
+   * For a Standard Schema: the JSON Schema that picks candidates and guides coercion, when the library
+   * cannot describe its schema itself (zod 3, valibot without `@valibot/to-json-schema`'s
+   * `toStandardJsonSchema`). The library's own `validate` still has the final word.
+   */
+  readonly jsonSchema?: JsonSchema;
 }
+
+/**
+ * Every keyword an issue can carry: the JSON Schema keywords that can fail, `false` (the `false` schema),
+ * `parse` (no JSON in the text), `budget` (validation stopped at its evaluation budget), `check` (a
+ * `queryWithCorrection` check) and `standard` (an issue of a Standard Schema library; its own code is in
+ * `params.code`).
+ */
+export const ISSUE_KEYWORDS = [
+  'type',
+  'enum',
+  'const',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'format',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'contains',
+  'maxContains',
+  'minContains',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'dependentRequired',
+  'dependencies',
+  'additionalProperties',
+  'additionalItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'items',
+  'propertyNames',
+  'anyOf',
+  'oneOf',
+  'not',
+  'false',
+  'budget',
+  'parse',
+  'check',
+  'standard',
+] as const;
+
+/** The keyword of a {@link SchemaIssue}. */
+export type IssueKeyword = (typeof ISSUE_KEYWORDS)[number];
 
 /** One violation of a schema. */
 export interface SchemaIssue {
   /** JSON Pointer to the offending value (root `""`); for `required` and `additionalProperties`, the missing or unexpected property itself (`/notes/1/subject`). */
   readonly path: string;
-  /** The keyword that failed: `type`, `required`, `enum`, `minimum`, … (`false` for the `false` schema, `parse` when there was no JSON). */
-  readonly keyword: string;
+  /** The keyword that failed: `type`, `required`, `enum`, `minimum`, … (`false` for the `false` schema, `parse` when there was no JSON, `standard` for a validation library's issue). */
+  readonly keyword: IssueKeyword;
   readonly message: string;
   /** Where the keyword is: `#` and a JSON Pointer into the schema (`#/properties/speech/type`). */
   readonly schemaPath: string;
@@ -27,11 +93,10 @@ export interface SchemaIssue {
   readonly params: Readonly<Record<string, unknown>>;
 }
 
-/** The result of {@link validate}. */
-export interface ValidationResult {
-  readonly valid: boolean;
-  readonly issues: readonly SchemaIssue[];
-}
+/** The result of {@link validate}: for a Standard Schema, `value` is the library's output (defaults, transforms, unknown keys stripped). */
+export type ValidationResult<T = unknown> =
+  | { readonly valid: true; readonly value: T; readonly issues: readonly [] }
+  | { readonly valid: false; readonly value?: undefined; readonly issues: readonly [SchemaIssue, ...SchemaIssue[]] };
 
 /** An issue in the Standard Schema shape (`@standard-schema/spec`), to mix with zod or valibot. */
 export interface StandardIssue {
@@ -83,21 +148,62 @@ export function standardIssues(issues: readonly SchemaIssue[]): StandardIssue[] 
   return issues.map((i) => ({ message: i.message, path: pointerSegments(i.path) }));
 }
 
+/** A validation library's issues as ours: keyword `standard`, the library's `code` and vendor in `params`. */
+export function fromStandardIssues(issues: readonly StandardSchemaIssue[], vendor: string): [SchemaIssue, ...SchemaIssue[]] {
+  const out = issues.map((i): SchemaIssue => {
+    const code = (i as { code?: unknown }).code;
+    const params: Record<string, unknown> = typeof code === 'string' ? { vendor, code } : { vendor };
+    return { path: pointerOf(i.path), keyword: 'standard', message: String(i.message), schemaPath: '', params };
+  });
+  // A library that fails with no issues still failed: say so rather than report success.
+  return out.length > 0 ? (out as [SchemaIssue, ...SchemaIssue[]]) : [{ path: '', keyword: 'standard', message: `${vendor} rejected the value without an issue`, schemaPath: '', params: { vendor } }];
+}
+
+/** A validation library's verdict as a {@link ValidationResult}. */
+export function verdict<T>(standard: StandardSchema<unknown, T>, out: StandardResult<T>): ValidationResult<T> {
+  if (out.issues === undefined) return { valid: true, value: out.value, issues: [] };
+  return { valid: false, issues: fromStandardIssues(out.issues, standard['~standard'].vendor) };
+}
+
+/**
+ * A Standard Schema's `validate(value)` where an answer is needed now.
+ *
+ * @throws {TypeError} when the library validates asynchronously (async refinements).
+ */
+export function syncResult<T>(standard: StandardSchema<unknown, T>, value: unknown, where: string): StandardResult<T> {
+  const out = standard['~standard'].validate(value);
+  if (typeof out === 'object' && out !== null && typeof (out as { then?: unknown }).then === 'function') {
+    throw new TypeError(`${where}: this ${standard['~standard'].vendor} schema validates asynchronously; use extractAsync or queryWithCorrection, which await it`);
+  }
+  return out as StandardResult<T>;
+}
+
 const registry = new FinalizationRegistry<CoreSchema>((core) => core.free());
 
 /**
- * A compiled JSON Schema. Reuse it across calls: compiling resolves every reference once. It also
- * implements Standard Schema (`schema['~standard'].validate(value)`).
+ * A compiled schema. Reuse it across calls: compiling resolves every reference once. Made from a JSON
+ * Schema, or from a Standard Schema (zod, valibot, arktype, effect), whose JSON Schema guides candidate
+ * choice and coercion and whose own `validate` has the final word. It implements Standard Schema itself
+ * (`schema['~standard'].validate(value)`), so it can go wherever a zod schema goes.
+ *
+ * `T` is the type of a value that passed: inferred from a Standard Schema, or given for a JSON Schema
+ * (`compileSchema<Turn>(turnSchema)`).
  */
-export class CompiledSchema {
+export class CompiledSchema<T = unknown> {
   #core: CoreSchema | null;
   /** The schema as given. */
   readonly schema: unknown;
+  /** The JSON Schema the engine reads: the one given, or a Standard Schema's own (`undefined` when it has none). */
+  readonly jsonSchema: JsonSchema | undefined;
+  /** The Standard Schema whose `validate` has the final word, if it was made from one. */
+  readonly standard: StandardSchema<unknown, T> | undefined;
 
   /** @internal Use {@link compileSchema}. */
-  constructor(core: CoreSchema, schema: unknown) {
+  constructor(core: CoreSchema, schema: unknown, jsonSchema: JsonSchema | undefined, standard: StandardSchema<unknown, T> | undefined) {
     this.#core = core;
     this.schema = schema;
+    this.jsonSchema = jsonSchema;
+    this.standard = standard;
     registry.register(this, core, this);
   }
 
@@ -107,9 +213,16 @@ export class CompiledSchema {
     return this.#core;
   }
 
-  /** Validates `value` (no coercion). */
-  validate(value: unknown): ValidationResult {
-    return JSON.parse(this.core('validate').validate(jsonText(value, 'validate'))) as ValidationResult;
+  /**
+   * Validates `value` (no coercion). A Standard Schema is validated by its library alone, whose output
+   * becomes `value`.
+   *
+   * @throws {TypeError} when the library validates asynchronously (use `extractAsync`, or the library).
+   */
+  validate(value: unknown): ValidationResult<T> {
+    if (this.standard !== undefined) return verdict(this.standard, syncResult(this.standard, value, 'validate'));
+    const r = JSON.parse(this.core('validate').validate(jsonText(value, 'validate'))) as { valid: boolean; issues: [SchemaIssue, ...SchemaIssue[]] };
+    return r.valid ? { valid: true, value: value as T, issues: [] } : { valid: false, issues: r.issues };
   }
 
   /** Releases the compiled schema now instead of at garbage collection. */
@@ -128,45 +241,83 @@ export class CompiledSchema {
   get '~standard'(): {
     readonly version: 1;
     readonly vendor: 'llm-response-sanitizer';
-    validate(value: unknown): { value: unknown } | { issues: StandardIssue[] };
+    readonly validate: (value: unknown) => StandardResult<T>;
+    readonly types?: { readonly input: unknown; readonly output: T } | undefined;
   } {
     return {
       version: 1,
       vendor: 'llm-response-sanitizer',
       validate: (value: unknown) => {
         const r = this.validate(value);
-        return r.valid ? { value } : { issues: standardIssues(r.issues) };
+        return r.valid ? { value: r.value } : { issues: standardIssues(r.issues) };
       },
     };
   }
 }
 
+/** What every function that takes a schema accepts. */
+export type SchemaInput<T = unknown> = JsonSchema | StandardSchema<unknown, T> | CompiledSchema<T>;
+
 /**
- * Compiles a JSON Schema (draft 2020-12 by default; 2019-09, 7, 6 and 4 by `$schema` or
- * `defaultDraft`). `pattern` uses the host's `RegExp` with the `u` flag.
+ * Compiles a JSON Schema (draft 2020-12 by default; 2019-09, 7, 6 and 4 by `$schema` or `defaultDraft`), or
+ * a Standard Schema: its JSON Schema (Standard JSON Schema's input side, or `options.jsonSchema`) drives
+ * candidate choice and coercion, and the library's `validate` decides. `pattern` uses the host's `RegExp`
+ * with the `u` flag.
  *
+ * @example
+ * ```ts
+ * const Turn = z.object({ chosenIndex: z.number().int(), speech: z.string() });
+ * const turn = compileSchema(Turn); // CompiledSchema<{chosenIndex: number; speech: string}>
+ * ```
+ * @throws {TypeError} for a value that is neither a JSON Schema nor a Standard Schema.
  * @throws {SchemaCompileError} for a malformed schema, an unknown `$schema`, a `$ref` that resolves nowhere, or an invalid pattern.
  */
-export function compileSchema(schema: unknown, options?: SchemaOptions): CompiledSchema {
+export function compileSchema<S extends StandardSchema>(schema: S, options?: SchemaOptions): CompiledSchema<InferOutput<S>>;
+export function compileSchema<T = unknown>(schema: JsonSchema | CompiledSchema<T>, options?: SchemaOptions): CompiledSchema<T>;
+export function compileSchema<T = unknown>(schema: SchemaInput<T>, options?: SchemaOptions): CompiledSchema<T>;
+export function compileSchema(schema: SchemaInput, options?: SchemaOptions): CompiledSchema {
   if (schema instanceof CompiledSchema) return schema;
-  if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
-    throw new TypeError('compileSchema: a schema must be an object or a boolean');
-  }
   const draft = options?.defaultDraft ?? '2020-12';
   if (!DRAFTS.has(draft)) throw new RangeError(`compileSchema: defaultDraft must be one of ${[...DRAFTS].join(', ')}, got ${String(draft)}`);
   const remotes = options?.remotes ?? {};
   if (typeof remotes !== 'object' || remotes === null || Array.isArray(remotes)) {
     throw new TypeError('compileSchema: remotes must be an object of {uri: schema}');
   }
-  const core = newSchema(jsonText(schema, 'compileSchema'), draft, jsonText(remotes, 'compileSchema'), options?.assertFormat === true);
+  let json: JsonSchema | undefined;
+  let jsonDraft: string = draft;
+  let standard: StandardSchema | undefined;
+  if (isStandardSchema(schema)) {
+    standard = schema;
+    if (options?.jsonSchema !== undefined) {
+      assertJsonSchema(options.jsonSchema, 'compileSchema: options.jsonSchema');
+      json = options.jsonSchema;
+    } else {
+      const own = jsonSchemaOf(schema);
+      if (own !== undefined) [json, jsonDraft] = [own.schema, own.draft];
+    }
+  } else {
+    if (options?.jsonSchema !== undefined) throw new TypeError('compileSchema: options.jsonSchema is for a Standard Schema; the schema given is already a JSON Schema');
+    assertJsonSchema(schema, 'compileSchema');
+    json = schema;
+  }
+  // With no JSON Schema every candidate is read as it is, and the library judges each in turn.
+  const core = newSchema(jsonText(json ?? true, 'compileSchema'), jsonDraft, jsonText(remotes, 'compileSchema'), options?.assertFormat === true);
   if ('code' in core) throw new SchemaCompileError(core);
-  return new CompiledSchema(core, schema);
+  return new CompiledSchema(core, schema, json, standard);
 }
 
-/** Validates `value` against `schema` (a schema object or a {@link CompiledSchema}), without coercion. */
-export function validate(value: unknown, schema: unknown, options?: SchemaOptions): ValidationResult {
+/**
+ * Validates `value` against `schema` (a JSON Schema, a Standard Schema or a {@link CompiledSchema}), without
+ * coercion. A Standard Schema is validated by its library, whose output is `value`.
+ */
+export function validate<S extends StandardSchema>(value: unknown, schema: S, options?: SchemaOptions): ValidationResult<InferOutput<S>>;
+export function validate<T = unknown>(value: unknown, schema: JsonSchema | CompiledSchema<T>, options?: SchemaOptions): ValidationResult<T>;
+export function validate<T = unknown>(value: unknown, schema: SchemaInput<T>, options?: SchemaOptions): ValidationResult<T>;
+export function validate(value: unknown, schema: SchemaInput, options?: SchemaOptions): ValidationResult {
   if (schema instanceof CompiledSchema) return schema.validate(value);
-  const compiled = compileSchema(schema, options);
+  // A library validates alone: nothing to compile.
+  if (isStandardSchema(schema)) return verdict(schema, syncResult(schema, value, 'validate'));
+  const compiled = compileSchema(schema as JsonSchema, options);
   try {
     return compiled.validate(value);
   } finally {

@@ -7,8 +7,8 @@
  */
 import { clean as cleanText } from './clean.js';
 import { parseDetailed } from './repair.js';
-import { extract } from './extract.js';
-import { compileSchema, CompiledSchema } from './schema.js';
+import { extractAsync } from './extract.js';
+import { compileSchema, type CompiledSchema, type SchemaInput } from './schema.js';
 import { assertString } from './errors.js';
 import type { SchemaIssue } from './schema.js';
 import type { ParseResult, RepairRecord } from './repair.js';
@@ -282,7 +282,8 @@ export interface SchemaValidatorLike {
 
 /** Options of `LLMResponseProcessor`: a JSON Schema (`schema`), or an engine's `schemaValidator` with `schemaId`. */
 export interface LLMResponseProcessorOptions {
-  schema?: unknown;
+  /** A JSON Schema, a Standard Schema (zod, valibot, arktype, effect) or a {@link CompiledSchema}. */
+  schema?: SchemaInput;
   schemaValidator?: SchemaValidatorLike;
   /** The schema id passed to `schemaValidator.validate` (default `'llm-turn-action-response'`). */
   schemaId?: string;
@@ -318,7 +319,7 @@ export class LLMResponseProcessor {
   constructor(options: LLMResponseProcessorOptions) {
     if (typeof options !== 'object' || options === null) throw new TypeError('LLMResponseProcessor expects an options object');
     if (options.schema === undefined && options.schemaValidator === undefined) throw new TypeError('LLMResponseProcessor needs a schema or a schemaValidator');
-    this.#schema = options.schema === undefined ? undefined : options.schema instanceof CompiledSchema ? options.schema : compileSchema(options.schema);
+    this.#schema = options.schema === undefined ? undefined : compileSchema(options.schema);
     this.#validator = options.schemaValidator;
     this.#schemaId = options.schemaId ?? 'llm-turn-action-response';
     this.#logger = options.logger;
@@ -347,7 +348,7 @@ export class LLMResponseProcessor {
     let repairs: readonly RepairRecord[] = [];
     const t = now();
     if (this.#schema) {
-      const out = extract(raw, this.#schema);
+      const out = await extractAsync(raw, this.#schema);
       this.#metrics?.record({ stage: 'repair', outcome: out.value === undefined ? 'failed' : out.repairs.length ? 'repaired' : 'ok', durationMs: now() - t, actorId, inputLength: raw.length, repairKinds: out.repairs.map((r) => r.kind) });
       if (out.value === undefined) {
         this.#fail(`no JSON could be read from the LLM response for actor ${actorId}`, { actorId, rawResponse: raw, validationErrors: out.issues });

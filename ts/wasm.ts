@@ -21,14 +21,14 @@ let exports: InitOutput | undefined;
 let pending: Promise<void> | undefined;
 
 /** Initializes the module from bytes or a compiled module (Node entry). */
-export function initFromBytes(bytes: BufferSource | WebAssembly.Module): void {
+export function initFromBytes(bytes: ArrayBuffer | ArrayBufferView | WebAssembly.Module): void {
   if (ready) return;
   exports = initSync({ module: bytes });
   ready = true;
 }
 
 /** Initializes the module by fetching it (browser entry); idempotent and safe to call concurrently. */
-export function initFromUrl(url: URL | string | Request | Response | BufferSource | WebAssembly.Module): Promise<void> {
+export function initFromUrl(url: URL | string | Request | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<void> {
   if (ready) return Promise.resolve();
   pending ??= initAsync({ module_or_path: url }).then((out) => {
     exports = out;
@@ -275,7 +275,7 @@ export interface CoreSchema {
   /** `{valid, issues}` as JSON text for the value whose JSON text is given. */
   validate(json: string): string;
   /** The extraction result as JSON text (see `schema::extracted_json`, with `span` and `repairs`). */
-  extract(text: string, maxDepth: number, maxInputLength: number, forbid: string, forbidCoercions: string): string;
+  extract(text: string, maxDepth: number, maxInputLength: number, forbid: string, forbidCoercions: string, skip: number): string;
   free(): void;
 }
 
@@ -295,8 +295,8 @@ export function newSchema(
   }
   return {
     validate: (json) => core.validate(writeInput(json)),
-    extract: (text, maxDepth, maxInputLength, forbid, forbidCoercions) =>
-      core.extract(writeInput(text), maxDepth, maxInputLength, forbid, forbidCoercions),
+    extract: (text, maxDepth, maxInputLength, forbid, forbidCoercions, skip) =>
+      core.extract(writeInput(text), maxDepth, maxInputLength, forbid, forbidCoercions, skip),
     free: () => core.free(),
   };
 }

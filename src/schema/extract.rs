@@ -17,6 +17,9 @@ pub struct ExtractOptions {
     pub repair: RepairOptions,
     /// Coercion rules that must not be applied.
     pub forbid_coercions: RuleSet,
+    /// Candidates before this index are passed over: a caller whose own validator rejected the winner at
+    /// index `i` asks again with `skip = i + 1` for the next valid candidate.
+    pub skip: usize,
 }
 
 /// The result of [`extract`].
@@ -104,7 +107,7 @@ pub fn extract(text: &str, schema: &Schema, options: &ExtractOptions) -> Extract
         .repair
         .max_input_length
         .map_or(true, |limit| text.len() <= limit);
-    if within_limit {
+    if within_limit && options.skip == 0 {
         if let Ok(value) = Value::parse(text, options.repair.max_depth) {
             let start = text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len();
             let end = text.trim_end_matches([' ', '\t', '\n', '\r']).len();
@@ -115,7 +118,7 @@ pub fn extract(text: &str, schema: &Schema, options: &ExtractOptions) -> Extract
     repair.assume_invalid = within_limit;
     let found = candidates(text, &repair, MAX_CANDIDATES);
     let count = found.len();
-    for (index, result) in found.into_iter().enumerate() {
+    for (index, result) in found.into_iter().enumerate().skip(options.skip) {
         let r = match result {
             Ok(r) => r,
             Err(e) => {

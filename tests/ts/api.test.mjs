@@ -218,6 +218,8 @@ test('repairKinds lists stable codes with classes and descriptions', () => {
   for (const needed of ['trailing_comma', 'missing_comma', 'single_quotes', 'unquoted_key', 'python_literal', 'truncated_string']) {
     assert.ok(kinds.some((k) => k.kind === needed), needed);
   }
+  // The published RepairKind type is built from REPAIR_KINDS: it must be the core's list, in its order.
+  assert.deepEqual([...api.REPAIR_KINDS], kinds.map((k) => k.kind));
 });
 
 test('lone surrogates in input do not crash and valid ones are preserved', () => {

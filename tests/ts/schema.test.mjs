@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { compileSchema, validate, CompiledSchema, SchemaCompileError, standardIssues } from 'llm-response-sanitizer';
+import { compileSchema, validate, CompiledSchema, SchemaCompileError, standardIssues, ISSUE_KEYWORDS } from 'llm-response-sanitizer';
 
 const suite = new URL('../../target/schema-suite/', import.meta.url).pathname;
 
@@ -36,6 +36,7 @@ for (const [dir, draft] of [['draft2020-12', '2020-12'], ['draft7', '7']]) {
     const options = { defaultDraft: draft, remotes: remotes() };
     let passed = 0;
     const failures = [];
+    const keywords = new Set();
     for (const file of readdirSync(join(suite, 'tests', dir)).filter((f) => f.endsWith('.json')).sort()) {
       for (const group of JSON.parse(readFileSync(join(suite, 'tests', dir, file), 'utf8'))) {
         let schema;
@@ -48,6 +49,8 @@ for (const [dir, draft] of [['draft2020-12', '2020-12'], ['draft7', '7']]) {
         for (const t of group.tests) {
           const r = schema.validate(t.data);
           assert.equal(r.valid, r.issues.length === 0);
+          // Every keyword an issue carries is one the published IssueKeyword type names.
+          for (const i of r.issues) keywords.add(i.keyword);
           if (r.valid === t.valid) passed++;
           else failures.push(`${file}: ${group.description}: ${t.description}: expected valid=${t.valid}`);
         }
@@ -57,6 +60,8 @@ for (const [dir, draft] of [['draft2020-12', '2020-12'], ['draft7', '7']]) {
     console.log(`${dir}: ${passed} of ${passed + failures.length} required tests pass (wasm, host RegExp)`);
     assert.deepEqual(failures, []);
     assert.ok(passed > 900);
+    assert.deepEqual([...keywords].filter((k) => !ISSUE_KEYWORDS.includes(k)), [], 'issue keywords missing from ISSUE_KEYWORDS');
+    assert.ok(keywords.size > 25, [...keywords].join(' '));
   });
 }
 
