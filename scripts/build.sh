@@ -17,6 +17,13 @@ wasm-bindgen "target/wasm32-unknown-unknown/release/$name.wasm" --out-dir pkg --
 # Debian's /usr/bin/wasm-opt (binaryen 108) breaks wasm-bindgen's externref table: always use the npm one.
 node_modules/.bin/wasm-opt -O3 --low-memory-unused --strip-producers --strip-target-features \
   "pkg/${name}_bg.wasm" -o "pkg/${name}_bg.wasm"
+# The same bytes as base64, for the `inline` entry and the single-file build (no file to fetch or copy).
+node -e '
+const fs = require("fs");
+const b64 = fs.readFileSync(process.argv[1]).toString("base64");
+fs.writeFileSync(process.argv[1] + ".base64.js", "export default " + JSON.stringify(b64) + ";\n");
+fs.writeFileSync(process.argv[1] + ".base64.d.ts", "/** The WebAssembly module, base64. */\ndeclare const base64: string;\nexport default base64;\n");
+' "pkg/${name}_bg.wasm"
 rm -rf dist
 node_modules/.bin/tsc -p tsconfig.json
 # CommonJS consumers (`module: node16`) resolve the "require" condition: the same declarations as .d.cts,
@@ -25,4 +32,7 @@ mkdir -p dist/cjs
 for f in dist/*.d.ts; do
   sed -E "s#(from|import\() '(\./[^']+)\.js'#\1 '\2.cjs'#g" "$f" > "dist/cjs/$(basename "$f" .d.ts).d.cts"
 done
+# One file for a page with no bundler (one request, nothing to serve beside it): the inline entry, bundled.
+node_modules/.bin/esbuild dist/inline.js --bundle --format=esm --target=es2022 --minify --legal-comments=none \
+  --log-level=warning --outfile=dist/standalone.js
 printf '[build] pkg/%s_bg.wasm: %s bytes, %s gzipped\n' "$name" "$(wc -c < "pkg/${name}_bg.wasm")" "$(gzip -9c "pkg/${name}_bg.wasm" | wc -c)" >&2

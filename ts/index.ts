@@ -70,7 +70,7 @@ export type { JsonRepairErrorKind, JsonRepairErrorFields } from './errors.js';
 export { isReady, wasmMemorySize } from './wasm.js';
 
 /** Prepares the WebAssembly module. Idempotent: Node is ready on import; browsers fetch the `.wasm` once. */
-export declare function init(source?: URL | string | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<void>;
+export declare function init(source?: URL | string | Request | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<void>;
 
 /*
  * Host types the declarations name. Browsers (the DOM lib), Node (@types/node) and Workers types declare

@@ -178,7 +178,12 @@ export function syncResult<T>(standard: StandardSchema<unknown, T>, value: unkno
   return out as StandardResult<T>;
 }
 
-const registry = new FinalizationRegistry<CoreSchema>((core) => core.free());
+/**
+ * Frees the core schema of a dropped CompiledSchema. Hosts without `FinalizationRegistry` (Workers before
+ * their `enable_weak_ref` date) get none: there, only `free()` releases a compiled schema.
+ */
+const registry: Pick<FinalizationRegistry<CoreSchema>, 'register' | 'unregister'> =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<CoreSchema>((core) => core.free()) : { register: () => {}, unregister: () => false };
 
 /**
  * A compiled schema. Reuse it across calls: compiling resolves every reference once. Made from a JSON

@@ -30,10 +30,17 @@ export function initFromBytes(bytes: ArrayBuffer | ArrayBufferView | WebAssembly
 /** Initializes the module by fetching it (browser entry); idempotent and safe to call concurrently. */
 export function initFromUrl(url: URL | string | Request | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<void> {
   if (ready) return Promise.resolve();
-  pending ??= initAsync({ module_or_path: url }).then((out) => {
-    exports = out;
-    ready = true;
-  });
+  pending ??= initAsync({ module_or_path: url }).then(
+    (out) => {
+      exports = out;
+      ready = true;
+    },
+    (error: unknown) => {
+      // A failed load can be tried again (from another source).
+      pending = undefined;
+      throw error;
+    },
+  );
   return pending;
 }
 

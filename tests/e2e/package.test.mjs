@@ -5,48 +5,22 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
-import { mkdtempSync, writeFileSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, extname, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { launch } from './browser.mjs';
 import { repairFixtures } from '../ts/fixtures.mjs';
+import { repo, installScratch, serve, runRepairCorpus, runCleanCases, cleanCases } from './scratch.mjs';
 
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-let scratch, tarball, server, base, browser;
-
-function serve(dir) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
-  return new Promise((done) => {
-    const s = createServer((req, res) => {
-      const path = join(dir, normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^\/+/, ''));
-      try {
-        const body = readFileSync(path);
-        res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
-        res.end(body);
-      } catch {
-        res.writeHead(404);
-        res.end();
-      }
-    });
-    s.listen(0, '127.0.0.1', () => done(s));
-  });
-}
+let scratch, server, base, browser;
 
 before(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'lrs-pack-'));
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
-  tarball = join(scratch, packed[0].filename);
-  const files = packed[0].files.map((f) => f.path);
+  let files;
+  ({ scratch, files } = installScratch('lrs-pack-'));
   for (const needed of ['pkg/llm_response_sanitizer_bg.wasm', 'pkg/llm_response_sanitizer.js', 'dist/node.js', 'dist/browser.js', 'dist/index.d.ts', 'package.json']) {
     assert.ok(files.includes(needed), `tarball lacks ${needed}: ${files.join(', ')}`);
   }
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('target/')), 'tarball ships sources or build dirs');
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: scratch, stdio: 'ignore' });
-  server = await serve(scratch);
-  base = `http://127.0.0.1:${server.address().port}/`;
+  ({ server, base } = await serve(scratch));
   browser = await launch();
 });
 
@@ -87,50 +61,6 @@ test('Node require() of the installed tarball', () => {
   const out = execFileSync('node', ['-e', `const m = require('llm-response-sanitizer'); console.log(m.repairJson('[1, 2,'), m.clean('<think>a</think>b'), m.extract('{"a": "1"}', { properties: { a: { type: 'integer' } }, patternProperties: { '^a$': {} } }).value.a)`], { cwd: scratch, encoding: 'utf8' });
   assert.equal(out.trim(), '[1,2] b 1');
 });
-
-/**
- * Runs every repair fixture through `window.api` (in a page, or in a worker where `window` is the worker's
- * global) and returns the names that disagree. Runs in the browser: it is passed by value, not closed over.
- */
-function runRepairCorpus(fixtures) {
-  const bad = [];
-  // The schema engine's pattern goes through the host's RegExp (a wasm-bindgen snippet in the package).
-  const r = window.api.extract('Sure: {"code": "ab-1", "n": "2"}', { properties: { code: { pattern: '^[a-z]+-\\d$' }, n: { type: 'integer' } } });
-  if (!r.ok || r.value.n !== 2 || window.api.validate({ code: 'X' }, { properties: { code: { pattern: '^[a-z]' } } }).valid) bad.push('schema: ' + JSON.stringify(r));
-  for (const f of fixtures) {
-    try {
-      const got = window.api.parseAndRepair(f.input);
-      if (f.error || JSON.stringify(got) !== JSON.stringify(JSON.parse(f.expected))) bad.push(f.name);
-    } catch (e) {
-      if (!f.error || e.kind !== f.error || e.name !== 'JsonRepairError') bad.push(f.name + ': ' + e.message);
-    }
-    // Streamed one UTF-16 unit per chunk, the parser must finish with the same outcome.
-    const p = new window.api.PartialJsonParser();
-    let streamed;
-    try {
-      for (const u of f.input.split('')) p.push(u);
-      streamed = JSON.stringify(p.finish());
-    } catch (e) {
-      streamed = 'error ' + e.kind;
-    }
-    if (streamed !== (f.error ? 'error ' + f.error : JSON.stringify(JSON.parse(f.expected)))) bad.push(f.name + ' (streamed)');
-  }
-  return { bad, count: fixtures.length };
-}
-
-/** Runs every cleaning case through `window.api`, one-shot and one UTF-16 unit per chunk. Runs in the browser. */
-function runCleanCases(cases) {
-  const bad = [];
-  for (const c of cases) {
-    const s = new window.api.StreamCleaner(c.options);
-    const streamed = c.input.split('').map((u) => s.push(u)).join('') + s.finish();
-    s.free();
-    if (window.api.clean(c.input, c.options) !== c.expected || streamed !== c.expected) bad.push(c.name);
-  }
-  return { bad, count: cases.length };
-}
-
-const cleanCases = () => JSON.parse(readFileSync(new URL('../fixtures/clean/cases.json', import.meta.url), 'utf8')).cases;
 
 /** Runs every fixture through the page's `window.api` and returns the names that disagree. */
 const corpusInPage = (page) => page.evaluate(runRepairCorpus, repairFixtures());
@@ -221,7 +151,7 @@ test('a Vite production build of an app that imports the package', async () => {
     await api.init();
     window.api = api;
     document.title = 'ready';`);
-  writeFileSync(join(app, 'vite.config.mjs'), `export default { logLevel: 'error', build: { target: 'es2022' }, optimizeDeps: { exclude: ['llm-response-sanitizer'] } };`);
+  writeFileSync(join(app, 'vite.config.mjs'), `export default { logLevel: 'error', build: { target: 'es2022' } };`);
   execFileSync(join(repo, 'node_modules/.bin/vite'), ['build', '--config', 'vite.config.mjs', '--base', '/vite-app/dist/'], { cwd: app, stdio: 'pipe' });
   const page = await browser.newPage();
   const errors = [];
