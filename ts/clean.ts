@@ -1,6 +1,6 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 /**
- * Text cleaning (SPEC §4): `clean`, `cleanDetailed` and `StreamCleaner`. One state machine in the core
+ * Text cleaning: `clean`, `cleanDetailed` and `StreamCleaner`. One state machine in the core
  * serves both: `clean(text)` is one push plus finish, so every chunking gives the same text.
  */
 import { PairJoiner } from './surrogates.js';
@@ -112,7 +112,7 @@ function coreOptions(options: CleanOptions | undefined, where: string): CoreClea
 }
 
 /**
- * The cleaned response (SPEC §4): the first reasoning block, prefixes and surrounding whitespace removed.
+ * The cleaned response: the first reasoning block, prefixes and surrounding whitespace removed.
  * Lone surrogates (invalid UTF-16) come out as U+FFFD, the same way in every mode.
  *
  * @throws {TypeError} when `text` is not a string or an option has the wrong type.

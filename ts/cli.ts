@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The command line (SPEC §8): `repair`, `clean` and `extract --schema` on a file or stdin, one response at a
+ * The command line: `repair`, `clean` and `extract --schema` on a file or stdin, one response at a
  * time or as a JSONL batch that streams with bounded memory. Node only; the library entry never imports it.
  */
 import { createReadStream, readFileSync, realpathSync } from 'node:fs';

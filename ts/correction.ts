@@ -1,4 +1,4 @@
-/** Correction prompts (SPEC §5): what to tell a model whose output did not match the schema. */
+/** Correction prompts: what to tell a model whose output did not match the schema. */
 import { parseAndRepair } from './repair.js';
 import { CompiledSchema, pointerSegments, type SchemaIssue } from './schema.js';
 import { isStandardSchema, jsonSchemaOf } from './standard.js';

@@ -1,5 +1,5 @@
 /**
- * The live partial value: applies the core's change operations (see `src/stream/view.rs`) to a plain
+ * The live partial value: applies the change operations of the core's stream view to a plain
  * object, so each chunk costs time proportional to what it changed. Objects are built as `JSON.parse`
  * builds them: a `"__proto__"` key is an own property and no prototype is ever changed.
  */

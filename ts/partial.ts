@@ -1,4 +1,4 @@
-/** Streaming JSON (SPEC §7): the value of a response while it arrives. */
+/** Streaming JSON: the value of a response while it arrives. */
 import { newPartialJson, type CorePartialJson, type RawRepairOk } from './wasm.js';
 import { JsonRepairError, assertString, type JsonRepairErrorKind } from './errors.js';
 import { fail, plan, type ParseResult, type RepairOptions } from './repair.js';

@@ -1,5 +1,5 @@
 /**
- * Provider responses (SPEC §6): the text, or the tool-call arguments, out of OpenAI-compatible chat
+ * Provider responses: the text, or the tool-call arguments, out of OpenAI-compatible chat
  * completions and Anthropic messages, whole or as server-sent-event streams of deltas; and two small
  * `query` functions for {@link queryWithCorrection} that speak those protocols over `fetch`. Nothing here
  * needs Node: it runs wherever `fetch` and `TextDecoder` do.

@@ -1,5 +1,5 @@
 /**
- * The self-correcting query loop of SPEC §6, after the EntityScout agent (seed 003): ask the model, extract
+ * The self-correcting query loop, after the Cognitive Triangulation Pipeline's EntityScout agent: ask the model, extract
  * the value against the schema, and when it does not match, ask again with a correction prompt that lists
  * every problem. Transport failures (network errors, 429, 5xx) are a different thing: they are retried after
  * an exponential backoff and never reach a correction prompt, because the model never answered.

@@ -1,4 +1,4 @@
-/** Locating, repairing and parsing the JSON in an LLM response (SPEC §1–3). */
+/** Locating, repairing and parsing the JSON in an LLM response. */
 import { callRepair, listRepairKinds, type RawRepairOk } from './wasm.js';
 import { JsonRepairError, assertString, type JsonRepairErrorKind } from './errors.js';
 

@@ -1,7 +1,7 @@
 /**
- * `LLMResponseSanitizer`: the facade of the Cognitive Triangulation seeds (000/001). Each helper of the
- * seed maps onto the repair engine with only that class of repair allowed, so the facade keeps the
- * seed's contract (helpers never throw) while the engine does the work once, correctly.
+ * `LLMResponseSanitizer`: the Cognitive Triangulation Pipeline's facade. Each of its helpers
+ * maps onto the repair engine with only that class of repair allowed, so the facade keeps the
+ * original contract (helpers never throw) while the engine does the work once, correctly.
  */
 import { parseDetailed, repairJson, type RepairClass, type RepairKind } from './repair.js';
 import { assertString } from './errors.js';

@@ -33,9 +33,9 @@ export interface SchemaOptions {
 
 /**
  * Every keyword an issue can carry: the JSON Schema keywords that can fail, `false` (the `false` schema),
- * `parse` (no JSON in the text), `budget` (validation stopped at its evaluation budget), `check` (a
- * `queryWithCorrection` check) and `standard` (an issue of a Standard Schema library; its own code is in
- * `params.code`).
+ * `parse` (no JSON in the text), `depth` (the value nests deeper than validation follows), `budget`
+ * (validation stopped at its evaluation budget), `check` (a `queryWithCorrection` check) and `standard` (an
+ * issue of a Standard Schema library; its own code is in `params.code`).
  */
 export const ISSUE_KEYWORDS = [
   'type',
@@ -71,6 +71,7 @@ export const ISSUE_KEYWORDS = [
   'oneOf',
   'not',
   'false',
+  'depth',
   'budget',
   'parse',
   'check',

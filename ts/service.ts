@@ -1,6 +1,6 @@
 /**
- * The service layer of SPEC §6, shaped like the Living Narrative Engine's `LlmJsonService` and
- * `LLMResponseProcessor` (seed 004) so an engine can switch to this package without rewriting its callers:
+ * The service layer, shaped like the Living Narrative Engine's `LlmJsonService` and
+ * `LLMResponseProcessor` so an engine can switch to this package without rewriting its callers:
  * same names, same constructor options, same error classes and fields, same error event. What it does
  * better: think blocks are stripped, schema coercions are applied, every validation issue is reported (not
  * the first), and each stage reports metrics.
@@ -33,7 +33,7 @@ export const SYSTEM_ERROR_EVENT = 'core:system_error_occurred';
 /** The stage a `JsonProcessingError` comes from. */
 export type JsonProcessingStage = 'initial_clean' | 'initial_parse' | 'repair';
 
-/** JSON could not be obtained from an LLM response (seed 004's error, with its fields). */
+/** JSON could not be obtained from an LLM response (the Living Narrative Engine's error, with its fields). */
 export class JsonProcessingError extends Error {
   override readonly name = 'JsonProcessingError';
   readonly stage: JsonProcessingStage;
@@ -197,7 +197,7 @@ export interface ParseAndRepairServiceOptions {
   actorId?: string;
 }
 
-/** Cleaning, parsing and repairing the JSON of an LLM response, as seed 004's `LlmJsonService`. */
+/** Cleaning, parsing and repairing the JSON of an LLM response, as the Living Narrative Engine's `LlmJsonService`. */
 export class LlmJsonService {
   /**
    * The JSON part of a response: reasoning blocks removed, then the text of the JSON value the locator finds
@@ -306,7 +306,7 @@ export interface ProcessedResponse {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Turns a raw LLM response into a validated value, as seed 004's `LLMResponseProcessor`. */
+/** Turns a raw LLM response into a validated value, as the Living Narrative Engine's `LLMResponseProcessor`. */
 export class LLMResponseProcessor {
   readonly #schema: CompiledSchema | undefined;
   readonly #validator: SchemaValidatorLike | undefined;
@@ -385,7 +385,7 @@ export class LLMResponseProcessor {
   }
 }
 
-/** `action` and `extractedData` of a turn-action value (seed 004's shape); nothing for other values. */
+/** `action` and `extractedData` of a turn-action value (the Living Narrative Engine's shape); nothing for other values. */
 function turnParts(value: unknown): Pick<ProcessedResponse, 'action' | 'extractedData'> {
   if (!isRecord(value) || typeof value.chosenIndex !== 'number' || typeof value.speech !== 'string') return {};
   const extractedData: { thoughts: string; notes?: readonly unknown[] } = { thoughts: typeof value.thoughts === 'string' ? value.thoughts : '' };

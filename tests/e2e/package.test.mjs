@@ -163,3 +163,35 @@ test('a Vite production build of an app that imports the package', async () => {
   assert.deepEqual((await cleanCasesInPage(page)).bad, []);
   assert.deepEqual(errors, []);
 });
+
+test('the README and the shipped types speak to users: every link and file they name is shipped, no internal references', () => {
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0].files.map((f) => f.path);
+  const shipped = new Set(packed);
+  for (const needed of ['README.md', 'LICENSE', 'package.json', 'dist/standalone.js', 'dist/inline.js', 'dist/workerd.js', 'dist/cjs/index.d.cts']) assert.ok(shipped.has(needed), `tarball lacks ${needed}`);
+  const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+  assert.equal(pkg.license, 'MIT');
+  assert.ok(pkg.keywords.length >= 5 && pkg.description.length > 50 && pkg.author);
+  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  const headings = new Set([...readme.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
+  const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+  assert.ok(links.length >= 3);
+  for (const link of links) {
+    if (/^https?:/.test(link)) continue;
+    if (link.startsWith('#')) assert.ok(headings.has(link.slice(1)), `README links to a missing heading ${link}`);
+    else assert.ok(shipped.has(link.split('#')[0]), `README links to ${link}, which is not in the tarball`);
+  }
+  // Files named in code spans: a path into the package must be shipped; a subpath import must be exported.
+  for (const [, span] of readme.matchAll(/`([^`\n]+)`/g)) {
+    for (const [, path] of span.matchAll(/(?:\.\/node_modules\/llm-response-sanitizer\/)?\b((?:dist|pkg)\/[\w./-]+\.\w+|[A-Z]+\.md|LICENSE)\b/g)) {
+      assert.ok(shipped.has(path), `README names ${path}, which is not in the tarball`);
+    }
+    for (const [, sub] of span.matchAll(/\bllm-response-sanitizer\/(\w+)\b/g)) {
+      if (sub === 'dist') continue;
+      assert.ok(`./${sub}` in pkg.exports, `README imports llm-response-sanitizer/${sub}, which package.json does not export`);
+    }
+  }
+  // Internal references (the specification's sections, the seed documents, repository paths) stay out of what users read.
+  const internal = /SPEC\s*§|\bseed \d|seeds? 0\d\d|shared\/SPEC|\b(?:tests|src|benches|crates)\/[\w./-]+/;
+  assert.doesNotMatch(readme, internal);
+  for (const f of packed.filter((f) => f.endsWith('.d.ts'))) assert.doesNotMatch(readFileSync(join(repo, f), 'utf8'), internal, f);
+});

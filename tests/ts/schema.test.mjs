@@ -155,3 +155,12 @@ test('values JSON cannot hold are a TypeError', () => {
   cyclic.self = cyclic;
   assert.throws(() => validate(cyclic, {}), TypeError);
 });
+
+test('a value deeper than evaluation follows is a depth issue, a keyword of the published list', () => {
+  let deep = 0;
+  for (let i = 0; i < 400; i++) deep = [deep];
+  const d = validate(deep, { $defs: { n: { items: { $ref: '#/$defs/n' } } }, $ref: '#/$defs/n' });
+  assert.equal(d.valid, false);
+  assert.ok(d.issues.some((i) => i.keyword === 'depth'), JSON.stringify(d.issues.map((i) => i.keyword)));
+  for (const i of d.issues) assert.ok(ISSUE_KEYWORDS.includes(i.keyword), i.keyword);
+});
