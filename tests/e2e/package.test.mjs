@@ -195,3 +195,41 @@ test('the README and the shipped types speak to users: every link and file they 
   assert.doesNotMatch(readme, internal);
   for (const f of packed.filter((f) => f.endsWith('.d.ts'))) assert.doesNotMatch(readFileSync(join(repo, f), 'utf8'), internal, f);
 });
+
+test('a fresh TypeScript project (Node types, no DOM) with zod: ESM and CommonJS compile against the installed package and run', () => {
+  const app = join(scratch, 'ts-app');
+  mkdirSync(app, { recursive: true });
+  // zod as a new user adds it (from the npm cache the repository's install filled).
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `zod@${JSON.parse(readFileSync(join(repo, 'node_modules/zod/package.json'), 'utf8')).version}`], { cwd: scratch, stdio: 'ignore' });
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'ts-app', private: true, type: 'module' }));
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'node16', moduleResolution: 'node16', lib: ['ES2022'], types: ['node'], typeRoots: [join(repo, 'node_modules/@types')], strict: true, skipLibCheck: false, outDir: 'out' },
+      files: ['app.ts', 'legacy.cts'],
+    }),
+  );
+  writeFileSync(
+    join(app, 'app.ts'),
+    `import { z } from 'zod';
+import { extract, PartialJsonParser, type RepairKind } from 'llm-response-sanitizer';
+const Turn = z.object({ chosenIndex: z.number().int().min(1), speech: z.string() });
+const r = extract("<think>x</think>Sure: {'chosenIndex': '2', 'speech': 'Hi',}", Turn);
+if (!r.ok) throw new Error(r.issues[0].message);
+const index: number = r.value.chosenIndex;
+const partial: string | undefined = new PartialJsonParser({ schema: Turn }).push('{"speech": "He').value?.speech;
+// @ts-expect-error: a typo'd repair kind does not compile
+const kind: RepairKind = 'trailing_coma';
+console.log(JSON.stringify({ index, speech: r.value.speech, partial, kind }));
+`,
+  );
+  writeFileSync(
+    join(app, 'legacy.cts'),
+    `import { repairJson } from 'llm-response-sanitizer';
+console.log(repairJson("{'a': [1, 2,]"));
+`,
+  );
+  execFileSync(join(repo, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(execFileSync('node', ['out/app.js'], { cwd: app, encoding: 'utf8' })), { index: 2, speech: 'Hi', partial: 'He', kind: 'trailing_coma' });
+  assert.equal(execFileSync('node', ['out/legacy.cjs'], { cwd: app, encoding: 'utf8' }).trim(), '{"a":[1,2]}');
+});
