@@ -13,6 +13,7 @@ import { z as z3 } from 'zod/v3';
 import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
+import { Schema, JSONSchema } from 'effect';
 import {
   extract,
   extractAsync,
@@ -95,6 +96,21 @@ test('valibot, with and without @valibot/to-json-schema; arktype', () => {
   assert.equal(ark.ok, true, JSON.stringify(ark.issues));
   assert.deepEqual(ark.value, { count: 7, name: 'x' });
   assert.equal(extract('{"count": 1.5, "name": "x"}', A).ok, false);
+});
+
+test('effect: its Standard Schema judges every candidate; with the JSON Schema effect makes of it, coercion too', () => {
+  const Struct = Schema.Struct({ n: Schema.Number, tag: Schema.Literal('a', 'b') });
+  const S = Schema.standardSchemaV1(Struct);
+  const r = extract("Sure: {'n': 2, 'tag': 'a',}", S);
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.value, { n: 2, tag: 'a' });
+  const bad = extract('{"n": "2", "tag": "A"}', S);
+  assert.equal(bad.ok, false);
+  assert.ok(bad.issues.every((i) => i.keyword === 'standard' && i.params.vendor === 'effect'));
+  assert.deepEqual([...new Set(bad.issues.map((i) => i.path))].sort(), ['/n', '/tag']);
+  const guided = extract('{"n": "2", "tag": "A"}', S, { jsonSchema: JSONSchema.make(Struct) });
+  assert.equal(guided.ok, true, JSON.stringify(guided.issues));
+  assert.deepEqual(guided.value, { n: 2, tag: 'a' });
 });
 
 test('anything that is neither a JSON Schema nor a Standard Schema is a TypeError, never a silent pass', () => {
