@@ -9,7 +9,7 @@ export * from './index.js';
  * module to load it from elsewhere.
  *
  * By default the `.wasm` is fetched from beside this module, where bundlers that follow
- * `new URL(…, import.meta.url)` put it (Vite builds, webpack 5, Parcel) and where an unbundled page finds it.
+ * `new URL(…, import.meta.url)` put it (Vite builds, webpack 5) and where an unbundled page finds it.
  * Where it is not there (esbuild or Rollup without a plugin, Vite's dev server pre-bundling this package),
  * the module loads a base64 copy of it instead: a separate chunk that bundlers which split code fetch only
  * then.
