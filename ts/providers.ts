@@ -52,13 +52,20 @@ async function* chunksOf(source: ByteSource): AsyncGenerator<Uint8Array | string
   if (typeof ReadableStream !== 'undefined' && source instanceof ReadableStream) {
     // A reader works in every browser; async iteration of a ReadableStream does not yet.
     const reader = source.getReader();
+    let finished = false;
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) return;
+        if (done) {
+          finished = true;
+          return;
+        }
         yield value;
       }
     } finally {
+      // Left early (a break, a throw, an error event): cancel the body, which ends the request, rather than
+      // only release it, which leaves the server streaming into a buffer nobody reads.
+      if (!finished) await reader.cancel().catch(() => {});
       reader.releaseLock();
     }
   }
