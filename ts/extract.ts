@@ -127,9 +127,11 @@ export function compiled(schema: SchemaInput, options: ExtractOptions | undefine
   if (c === undefined) {
     c = compileSchema(schema as JsonSchema, options);
     if (cache.size >= CACHE_SIZE) {
+      // The oldest entry leaves the cache; a streaming parser may still hold it, so the garbage collector
+      // frees it (at once only on a host without FinalizationRegistry, where nothing else would).
       const [oldest, evicted] = cache.entries().next().value as [string, CompiledSchema];
       cache.delete(oldest);
-      evicted.free();
+      if (typeof FinalizationRegistry !== 'function') evicted.free();
     }
   } else {
     cache.delete(key);

@@ -5,11 +5,14 @@
  */
 import { PartialJsonParser, type DeepPartial, type PartialJsonOptions, type PartialJsonResult } from './partial.js';
 import { ChunkDecoder, type TextChunk } from './streams.js';
+import type { ExtractResult } from './extract.js';
 
 /** What the adapters emit: the value after each chunk, and at the end the finished value. */
 export interface PartialJsonUpdate<T = unknown> extends PartialJsonResult<T> {
   /** True once, for the last update: `value` is what `parseAndRepair` gives for the whole text. */
   readonly done: boolean;
+  /** On the last update of a stream parsed with a schema: what `extract` gives for the whole text (the value coerced and validated, or its issues). */
+  readonly result?: ExtractResult<T>;
 }
 
 /** One parser and one decoder over a sequence of chunks. */
@@ -29,7 +32,8 @@ class PartialPump<T> {
   finish(): PartialJsonUpdate<T> {
     const tail = this.#decoder.end();
     if (tail !== '') this.#parser.push(tail);
-    return { value: this.#parser.finish() as DeepPartial<T>, complete: true, done: true };
+    const { value, result } = this.#parser.finishBoth();
+    return result === undefined ? { value: value as DeepPartial<T>, complete: true, done: true } : { value: value as DeepPartial<T>, complete: true, done: true, result };
   }
 
   free(): void {

@@ -1,10 +1,11 @@
 /** Streaming JSON: the value of a response while it arrives. */
 import { newPartialJson, type CorePartialJson, type RawRepairOk } from './wasm.js';
 import { JsonRepairError, assertString, type JsonRepairErrorKind } from './errors.js';
-import { fail, plan, type ParseResult, type RepairOptions } from './repair.js';
+import { fail, plan, type ParseResult } from './repair.js';
 import { PartialValue } from './partial-value.js';
 import { PairJoiner } from './surrogates.js';
 import { CompiledSchema, type SchemaInput } from './schema.js';
+import { compiled, extract, type ExtractOptions, type ExtractResult } from './extract.js';
 import { isStandardSchema, jsonSchemaOf, assertJsonSchema } from './standard.js';
 
 /**
@@ -17,8 +18,11 @@ export type DeepPartial<T> = T extends readonly (infer E)[]
     ? { [K in keyof T]?: DeepPartial<T[K]> }
     : T;
 
-/** Options of {@link PartialJsonParser}: those of `parseAndRepair`, and a schema. */
-export interface PartialJsonOptions<T = unknown> extends RepairOptions {
+/**
+ * Options of {@link PartialJsonParser}: those of `parseAndRepair`, a schema, and with it the schema and
+ * coercion options `extract` takes (for {@link PartialJsonParser.finishExtract}).
+ */
+export interface PartialJsonOptions<T = unknown> extends ExtractOptions {
   /**
    * The value's schema: a JSON Schema, a Standard Schema that can describe itself as one (zod ≥ 4.2,
    * arktype, valibot through `@valibot/to-json-schema`), or a {@link CompiledSchema}. It types the partial
@@ -54,10 +58,19 @@ export class PartialJsonParser<T = unknown> {
   #complete = false;
   readonly #pairs = new PairJoiner();
   #finished = false;
+  /** With a schema: the schema, the options for `extract`, and the text so far (for {@link PartialJsonParser.finishExtract}). */
+  #schema: CompiledSchema<T> | undefined;
+  #options: PartialJsonOptions<T> | undefined;
+  #text: string[] | undefined;
 
   constructor(options?: PartialJsonOptions<T>) {
     const p = plan(options, 'PartialJsonParser');
     this.#value = new PartialValue(jsonSchemaFor(options?.schema));
+    if (options?.schema !== undefined) {
+      this.#schema = compiled(options.schema, options, 'PartialJsonParser') as CompiledSchema<T>;
+      this.#options = options;
+      this.#text = [];
+    }
     this.#core = newPartialJson(p.maxDepth, p.maxInputLength, p.forbid, p.fastPath);
   }
 
@@ -77,7 +90,10 @@ export class PartialJsonParser<T = unknown> {
     assertString(chunk, 'PartialJsonParser.push');
     const core = this.#live('push');
     const text = this.#pairs.take(chunk);
-    if (text !== '') this.#apply(core.push(text));
+    if (text !== '') {
+      this.#text?.push(text);
+      this.#apply(core.push(text));
+    }
     return { value: this.#value.root as DeepPartial<T> | undefined, complete: this.#complete };
   }
 
@@ -135,10 +151,43 @@ export class PartialJsonParser<T = unknown> {
     return { value: JSON.parse(r.json), json: r.json, status: header.status, repairs: header.repairs, span: header.span };
   }
 
+  /**
+   * Ends the stream and returns what `extract` returns for the whole text with the parser's schema: the value
+   * coerced and validated (`"2"` → 2, enum case, defaults; a library schema's output), or the issues. Where
+   * {@link PartialJsonParser.finish} gives the repaired value as written, this gives the checked one. The parser
+   * is freed.
+   *
+   * @throws {TypeError} when the parser was made without a schema.
+   */
+  finishExtract(): ExtractResult<T> {
+    if (this.#schema === undefined) throw new TypeError('PartialJsonParser.finishExtract: the parser was made without a schema; pass {schema} to the constructor');
+    this.#live('finishExtract');
+    const text = this.#text!.join('') + this.#pairs.rest();
+    this.#finished = true;
+    try {
+      return extract(text, this.#schema, this.#options);
+    } finally {
+      this.free();
+    }
+  }
+
+  /**
+   * @internal For the stream adapters: {@link PartialJsonParser.finish}'s value and, with a schema,
+   * {@link PartialJsonParser.finishExtract}'s result, from one ending.
+   */
+  finishBoth(): { value: unknown; result: ExtractResult<T> | undefined } {
+    if (this.#schema === undefined) return { value: this.finish(), result: undefined };
+    this.#live('finish');
+    const text = this.#text!.join('') + this.#pairs.rest();
+    const value = this.finish();
+    return { value, result: extract(text, this.#schema, this.#options) };
+  }
+
   /** Releases the core's memory. Idempotent. */
   free(): void {
     this.#core?.free();
     this.#core = null;
+    this.#text = undefined;
   }
 
   [Symbol.dispose](): void {

@@ -64,9 +64,12 @@ test('streamText: typed partial objects from textStream, reasoning never shown a
   // README: "AI SDK: partial objects while streamText runs"
   const result = streamText({ model: streaming(chunks), prompt: 'Pick.' });
   const seen = [];
-  for await (const { value } of partialJsonValues(result.textStream, { schema: Turn })) seen.push(JSON.stringify(value));
-  const final = extract(await result.text, Turn); // the whole text, coerced and validated
-  assert.deepEqual(final.ok && final.value, { chosenIndex: 1, speech: 'Hello' });
+  let checked;
+  for await (const { value, result: final } of partialJsonValues(result.textStream, { schema: Turn })) {
+    seen.push(JSON.stringify(value));
+    if (final) checked = final.ok ? final.value : final.issues;
+  }
+  assert.deepEqual(checked, { chosenIndex: 1, speech: 'Hello' });
   assert.ok(!seen.some((s) => s?.includes('9')), seen.join('\n'));
   assert.ok(seen.includes('{"chosenIndex":1,"speech":"He"}'), seen.join('\n'));
 });

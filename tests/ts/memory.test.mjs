@@ -119,3 +119,16 @@ test('PartialJsonParser, neither: the FinalizationRegistry reclaims dropped pars
   });
   assert.equal(grew, 0);
 });
+
+const TURN_SCHEMA = { type: 'object', properties: { chosenIndex: { type: 'integer' }, speech: { type: 'string' }, tags: { type: 'array' } } };
+
+test('PartialJsonParser with a schema: finishExtract, and dropped mid-stream (its compiled schema too): no growth', async () => {
+  const grew = await growth(() => {
+    const p = new PartialJsonParser({ schema: TURN_SCHEMA });
+    parse(p);
+    assert.equal(p.finishExtract().ok, true);
+    const dropped = new PartialJsonParser({ schema: TURN_SCHEMA });
+    dropped.push('{"chosenIndex": "3", "speech": "never finished');
+  });
+  assert.equal(grew, 0);
+});

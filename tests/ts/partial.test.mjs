@@ -10,6 +10,7 @@ import {
   partialJsonValues,
   createCleanStream,
   JsonRepairError,
+  extract,
 } from 'llm-response-sanitizer';
 import { repairFixtures } from './fixtures.mjs';
 import { rng, document, DEFECTS } from '../../benches/workloads.mjs';
@@ -225,4 +226,44 @@ test('adapters: bytes through the clean stream into partial values, and the asyn
   const values = [];
   for await (const u of partialJsonValues(['{"a": [1', ', 2]', '}'])) values.push(u.done ? u.value : JSON.stringify(u.value));
   assert.deepEqual(values, ['{"a":[]}', '{"a":[1,2]}', '{"a":[1,2]}', { a: [1, 2] }]);
+});
+
+test('with a schema, finishExtract gives extract’s result for the whole text, and the stream’s last update carries it', async () => {
+  const schema = { type: 'object', required: ['n', 'mood'], properties: { n: { type: 'integer' }, mood: { enum: ['calm', 'angry'] }, tags: { type: 'array', items: { type: 'string' } } } };
+  const text = '<think>{"n": 9}</think>Sure: {"n": "2", "mood": "Angry", "tags": "one",}';
+  const p = new PartialJsonParser({ schema });
+  for (const ch of text) p.push(ch);
+  const r = p.finishExtract();
+  assert.deepEqual(r, extract(text, schema));
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.value, { n: 2, mood: 'angry', tags: ['one'] });
+  assert.throws(() => p.push('x'), /freed|finished/);
+  assert.throws(() => new PartialJsonParser().finishExtract(), (e) => e instanceof TypeError && /without a schema/.test(e.message));
+  // A wrong answer is issues, not an exception; no JSON at all is the parse issue.
+  const q = new PartialJsonParser({ schema, coerce: false });
+  q.push('{"n": "2", "mood": "calm"}');
+  assert.deepEqual(q.finishExtract().issues.map((i) => [i.path, i.keyword]), [['/n', 'type']]);
+  const none = new PartialJsonParser({ schema });
+  none.push('I cannot help with that.');
+  assert.equal(none.finishExtract().issues[0].keyword, 'parse');
+  // The adapters: the last update has the value as repaired and, with a schema, the checked result.
+  const updates = [];
+  for await (const u of partialJsonValues(text.match(/.{1,7}/gs), { schema })) updates.push(u);
+  const last = updates.at(-1);
+  assert.equal(last.done, true);
+  assert.deepEqual(last.value, parseAndRepair(text));
+  assert.deepEqual(last.result, extract(text, schema));
+  assert.ok(updates.slice(0, -1).every((u) => u.result === undefined));
+  const plain = [];
+  for await (const u of partialJsonValues(['[1, 2'])) plain.push(u);
+  assert.equal('result' in plain.at(-1), false);
+});
+
+test('a parser keeps its schema while extract calls with other schemas push it out of the shared cache', () => {
+  const p = new PartialJsonParser({ schema: { properties: { n: { type: 'integer' } } } });
+  p.push('{"n": "4"');
+  for (let i = 0; i < 40; i++) extract('{"a": 1}', { properties: { a: { type: 'integer', minimum: -i } } });
+  const r = p.finishExtract();
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.value, { n: 4 });
 });
