@@ -64,7 +64,7 @@ export {
   createAnthropicQuery,
   ProviderError,
 } from './providers.js';
-export type { Provider, ServerSentEvent, ByteSource, OpenAIStreamOptions, ProviderQueryOptions, FetchLike } from './providers.js';
+export type { Provider, ServerSentEvent, ByteSource, OpenAIStreamOptions, AnthropicStreamOptions, ProviderQueryOptions, FetchLike } from './providers.js';
 export { JsonRepairError } from './errors.js';
 export type { JsonRepairErrorKind, JsonRepairErrorFields } from './errors.js';
 export { isReady, wasmMemorySize } from './wasm.js';

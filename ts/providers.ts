@@ -230,6 +230,19 @@ export interface OpenAIStreamOptions {
   /** Yield tool-call argument deltas instead of text: `true` for the first tool call, or a function name. */
   readonly toolArguments?: boolean | string;
   readonly choice?: number;
+  /**
+   * Receives the reasoning deltas servers send beside the text (`reasoning_content`: DeepSeek, vLLM, llama.cpp;
+   * `reasoning`: OpenRouter, Ollama), which are never part of what the stream yields.
+   */
+  readonly onReasoning?: (delta: string) => void;
+}
+
+/** What an Anthropic messages stream yields. */
+export interface AnthropicStreamOptions {
+  /** Yield the `input_json_delta`s of a `tool_use` block instead of text: `true` for the first, or a tool name. */
+  readonly toolInput?: boolean | string;
+  /** Receives the `thinking_delta`s of extended thinking, which are never part of what the stream yields. */
+  readonly onReasoning?: (delta: string) => void;
 }
 
 /**
@@ -248,6 +261,10 @@ export async function* openAITextStream(source: ByteSource, options?: OpenAIStre
     const entry = choices.map(obj).find((c) => c !== undefined && (c.index ?? 0) === choice);
     const delta = obj(entry?.delta);
     if (delta === undefined) continue;
+    if (options?.onReasoning !== undefined) {
+      const thought = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
+      if (typeof thought === 'string' && thought !== '') options.onReasoning(thought);
+    }
     if (want === false) {
       if (typeof delta.content === 'string' && delta.content !== '') yield delta.content;
       continue;
@@ -297,7 +314,7 @@ export function anthropicToolInput(message: unknown, options?: { readonly name?:
  * of the first `tool_use` block (or the first named so). Ends at `message_stop`; an `error` event throws a
  * {@link ProviderError} (status 529 for `overloaded_error`, 429 for `rate_limit_error`).
  */
-export async function* anthropicTextStream(source: ByteSource, options?: { readonly toolInput?: boolean | string }): AsyncGenerator<string> {
+export async function* anthropicTextStream(source: ByteSource, options?: AnthropicStreamOptions): AsyncGenerator<string> {
   const want = options?.toolInput ?? false;
   let block: number | undefined; // the tool_use block being followed
   for await (const ev of serverSentEvents(source)) {
@@ -312,6 +329,7 @@ export async function* anthropicTextStream(source: ByteSource, options?: { reado
     }
     if (type !== 'content_block_delta') continue;
     const delta = obj(payload.delta);
+    if (delta?.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking !== '') options?.onReasoning?.(delta.thinking);
     if (want === false) {
       if (delta?.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '') yield delta.text;
     } else if (payload.index === block && delta?.type === 'input_json_delta' && typeof delta.partial_json === 'string' && delta.partial_json !== '') {

@@ -223,3 +223,17 @@ test('createOpenAIQuery sends the system prompt, options and extra body fields, 
     await server.close();
   }
 });
+
+test('reasoning deltas go to onReasoning, never into the text: reasoning_content, reasoning, and Anthropic thinking', async () => {
+  const openai = (delta) => `data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`;
+  const body = [openai({ role: 'assistant', reasoning_content: 'Think' }), openai({ reasoning_content: 'ing.' }), openai({ reasoning: ' More.' }), openai({ content: '{"a": ' }), openai({ content: '1}' }), 'data: [DONE]\n\n'];
+  const thoughts = [];
+  const text = await all(openAITextStream(body, { onReasoning: (d) => thoughts.push(d) }));
+  assert.equal(text.join(''), '{"a": 1}');
+  assert.deepEqual(thoughts, ['Think', 'ing.', ' More.']);
+  assert.equal((await all(openAITextStream(body))).join(''), '{"a": 1}', 'without the option, reasoning is dropped as before');
+  const thinking = [];
+  const answer = await all(anthropicTextStream([sse(anthropicEvents)], { onReasoning: (d) => thinking.push(d) }));
+  assert.equal(answer.join(''), 'Sure: {"chosenIndex": 2,}');
+  assert.deepEqual(thinking, ['Pick 2.']);
+});
