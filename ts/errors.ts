@@ -47,3 +47,12 @@ export function assertString(value: unknown, where: string): asserts value is st
     throw new TypeError(`${where} expects a string, got ${got}`);
   }
 }
+
+/** The error an aborted `signal` ends `what` with: its reason when that is an `AbortError`, else a new one caused by it. */
+export function abortError(signal: AbortSignal, what: string): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  const e = new DOMException(`${what} was aborted`, 'AbortError');
+  if (reason !== undefined) Object.defineProperty(e, 'cause', { value: reason, configurable: true, writable: true });
+  return e;
+}

@@ -11,6 +11,8 @@ export type { CleanStreamHooks, TextChunk } from './streams.js';
 export { PartialJsonParser } from './partial.js';
 export type { PartialJsonOptions, PartialJsonResult, DeepPartial } from './partial.js';
 export { createPartialJsonStream, partialJsonValues } from './partial-streams.js';
+export { objectStream } from './object-stream.js';
+export type { ObjectStream, ObjectStreamOptions, ObjectStreamUpdate, StreamFormat } from './object-stream.js';
 export type { PartialJsonUpdate } from './partial-streams.js';
 export { compileSchema, validate, CompiledSchema, SchemaCompileError, standardIssues, ISSUE_KEYWORDS } from './schema.js';
 export type { SchemaDraft, SchemaOptions, SchemaIssue, SchemaInput, IssueKeyword, ValidationResult, StandardIssue } from './schema.js';

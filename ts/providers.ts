@@ -5,6 +5,8 @@
  * needs Node: it runs wherever `fetch` and `TextDecoder` do.
  */
 
+import { abortError } from './errors.js';
+
 /** Which provider a {@link ProviderError} came from. */
 export type Provider = 'openai' | 'anthropic';
 
@@ -44,7 +46,12 @@ export interface ServerSentEvent {
 /** Bytes or text, as `fetch` bodies, Node streams and tests give them. */
 export type ByteSource = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
 
-async function* chunksOf(source: ByteSource): AsyncGenerator<Uint8Array | string> {
+/**
+ * The chunks of a byte source. Left early (a break, a throw, an error event), a body is cancelled, which ends
+ * the request; an aborted `signal` cancels it too, at once, even while a read is waiting.
+ */
+export async function* chunksOf(source: ByteSource, signal?: AbortSignal): AsyncGenerator<Uint8Array | string> {
+  if (signal?.aborted) throw abortError(signal, 'reading the stream');
   if (typeof Response !== 'undefined' && source instanceof Response) {
     if (source.body === null) return;
     source = source.body;
@@ -53,9 +60,12 @@ async function* chunksOf(source: ByteSource): AsyncGenerator<Uint8Array | string
     // A reader works in every browser; async iteration of a ReadableStream does not yet.
     const reader = source.getReader();
     let finished = false;
+    const onAbort = (): void => void reader.cancel(signal!.reason).catch(() => {});
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       for (;;) {
         const { done, value } = await reader.read();
+        if (signal?.aborted) throw abortError(signal, 'reading the stream');
         if (done) {
           finished = true;
           return;
@@ -63,14 +73,18 @@ async function* chunksOf(source: ByteSource): AsyncGenerator<Uint8Array | string
         yield value;
       }
     } finally {
-      // Left early (a break, a throw, an error event): cancel the body, which ends the request, rather than
-      // only release it, which leaves the server streaming into a buffer nobody reads.
+      signal?.removeEventListener('abort', onAbort);
+      // Left early: cancel the body, which ends the request, rather than only release it, which leaves the
+      // server streaming into a buffer nobody reads.
       if (!finished) await reader.cancel().catch(() => {});
       reader.releaseLock();
     }
   }
   if (source !== null && typeof source === 'object' && (Symbol.asyncIterator in source || Symbol.iterator in source)) {
-    yield* source as AsyncIterable<Uint8Array | string>;
+    for await (const chunk of source as AsyncIterable<Uint8Array | string>) {
+      if (signal?.aborted) throw abortError(signal, 'reading the stream');
+      yield chunk;
+    }
     return;
   }
   throw new TypeError('expected a Response, a ReadableStream or an iterable of Uint8Array or string chunks');
@@ -81,7 +95,7 @@ async function* chunksOf(source: ByteSource): AsyncGenerator<Uint8Array | string
  * ends, `:` comments, one optional space after the colon, multi-line `data`, a leading byte-order mark
  * dropped, events without data skipped. Linear in the input, whatever the chunking.
  */
-export async function* serverSentEvents(source: ByteSource): AsyncGenerator<ServerSentEvent> {
+export async function* serverSentEvents(source: ByteSource, options?: { readonly signal?: AbortSignal }): AsyncGenerator<ServerSentEvent> {
   const decoder = new TextDecoder();
   let pending = ''; // an unfinished line
   let afterCR = false; // the last chunk ended with `\r`: a `\n` first in the next belongs to it
@@ -133,7 +147,7 @@ export async function* serverSentEvents(source: ByteSource): AsyncGenerator<Serv
     // At the end of the stream an unfinished event is dropped, as the standard says.
     if (end) pending = '';
   };
-  for await (const chunk of chunksOf(source)) {
+  for await (const chunk of chunksOf(source, options?.signal)) {
     yield* lines(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }), false);
   }
   yield* lines(decoder.decode(), true);
@@ -235,6 +249,8 @@ export interface OpenAIStreamOptions {
    * `reasoning`: OpenRouter, Ollama), which are never part of what the stream yields.
    */
   readonly onReasoning?: (delta: string) => void;
+  /** Cancels the body and ends the iteration with an `AbortError`. */
+  readonly signal?: AbortSignal;
 }
 
 /** What an Anthropic messages stream yields. */
@@ -243,17 +259,24 @@ export interface AnthropicStreamOptions {
   readonly toolInput?: boolean | string;
   /** Receives the `thinking_delta`s of extended thinking, which are never part of what the stream yields. */
   readonly onReasoning?: (delta: string) => void;
+  /** Cancels the body and ends the iteration with an `AbortError`. */
+  readonly signal?: AbortSignal;
 }
 
 /**
  * The text deltas of an OpenAI-compatible chat-completions stream (`stream: true`), ending at `[DONE]`.
  * An error event throws a {@link ProviderError} (status 429/500 for rate limits and server errors).
  */
-export async function* openAITextStream(source: ByteSource, options?: OpenAIStreamOptions): AsyncGenerator<string> {
+export function openAITextStream(source: ByteSource, options?: OpenAIStreamOptions): AsyncGenerator<string> {
+  return openAIDeltas(serverSentEvents(source, options), options);
+}
+
+/** {@link openAITextStream} over events already parsed. */
+export async function* openAIDeltas(events: AsyncIterable<ServerSentEvent>, options?: OpenAIStreamOptions): AsyncGenerator<string> {
   const choice = options?.choice ?? 0;
   const want = options?.toolArguments ?? false;
   let callIndex: number | undefined; // the tool call being followed
-  for await (const ev of serverSentEvents(source)) {
+  for await (const ev of events) {
     if (ev.data === '[DONE]') return;
     const chunk = parsed(ev.data, 'openai');
     if (obj(chunk.error) !== undefined) throw errorEvent('openai', chunk, ev.data);
@@ -314,10 +337,15 @@ export function anthropicToolInput(message: unknown, options?: { readonly name?:
  * of the first `tool_use` block (or the first named so). Ends at `message_stop`; an `error` event throws a
  * {@link ProviderError} (status 529 for `overloaded_error`, 429 for `rate_limit_error`).
  */
-export async function* anthropicTextStream(source: ByteSource, options?: AnthropicStreamOptions): AsyncGenerator<string> {
+export function anthropicTextStream(source: ByteSource, options?: AnthropicStreamOptions): AsyncGenerator<string> {
+  return anthropicDeltas(serverSentEvents(source, options), options);
+}
+
+/** {@link anthropicTextStream} over events already parsed. */
+export async function* anthropicDeltas(events: AsyncIterable<ServerSentEvent>, options?: AnthropicStreamOptions): AsyncGenerator<string> {
   const want = options?.toolInput ?? false;
   let block: number | undefined; // the tool_use block being followed
-  for await (const ev of serverSentEvents(source)) {
+  for await (const ev of events) {
     const payload = parsed(ev.data, 'anthropic');
     const type = payload.type ?? ev.event;
     if (type === 'error') throw errorEvent('anthropic', payload, ev.data);

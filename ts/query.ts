@@ -7,7 +7,7 @@
 import { extractAsync } from './extract.js';
 import { buildCorrectionPrompt } from './correction.js';
 import { compileSchema, CompiledSchema, type SchemaInput, type SchemaIssue } from './schema.js';
-import { assertString } from './errors.js';
+import { abortError, assertString } from './errors.js';
 import type { ExtractOptions, CoercionRecord } from './extract.js';
 import type { RepairRecord } from './repair.js';
 
@@ -192,20 +192,14 @@ function retryAfterOf(e: unknown): number | undefined {
   return undefined;
 }
 
-function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  const e = new DOMException('queryWithCorrection was aborted', 'AbortError');
-  if (reason !== undefined) Object.defineProperty(e, 'cause', { value: reason, configurable: true, writable: true });
-  return e;
-}
+const aborted = (signal: AbortSignal): Error => abortError(signal, 'queryWithCorrection');
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal));
+    if (signal?.aborted) return reject(aborted(signal));
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(abortError(signal!));
+      reject(aborted(signal!));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -218,9 +212,9 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 /** `promise`, or an `AbortError` as soon as `signal` aborts (the call itself is left to the caller's signal handling). */
 function raced<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(abortError(signal));
+  if (signal.aborted) return Promise.reject(aborted(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortError(signal));
+    const onAbort = (): void => reject(aborted(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (v) => {
@@ -303,13 +297,13 @@ export async function queryWithCorrection<T = unknown>(options: QueryWithCorrect
       let response: string;
       let started: number;
       for (let failures = 0; ; failures++) {
-        if (signal?.aborted) throw abortError(signal);
+        if (signal?.aborted) throw aborted(signal);
         started = performance.now();
         const context: QueryContext = { attempt, correction: attempt > 1, signal, history: history.slice() };
         try {
           response = await raced(Promise.resolve().then(() => query(prompt, context)), signal);
         } catch (error) {
-          if (signal?.aborted) throw abortError(signal);
+          if (signal?.aborted) throw aborted(signal);
           if (!transient(error)) throw error;
           let wait: number | undefined;
           if (failures < transportRetries) {

@@ -11,6 +11,8 @@ import {
   queryWithCorrection,
   PartialJsonParser,
   createPartialJsonStream,
+  objectStream,
+  type ObjectStreamUpdate,
   parseDetailed,
   repairKinds,
   REPAIR_KINDS,
@@ -75,6 +77,18 @@ const speech: string | undefined = partial?.speech;
 void speech;
 const stream = createPartialJsonStream({ schema: Turn });
 void stream;
+async function fromProvider(response: Response): Promise<void> {
+  const objects = objectStream(response, { schema: Turn, signal: AbortSignal.timeout(1000) });
+  for await (const { partial, result } of objects) {
+    assertType<Equal<typeof partial, DeepPartial<TurnOut> | undefined>>();
+    if (result?.ok) assertType<Equal<typeof result.value, TurnOut>>();
+  }
+  const r = await objects.result;
+  if (r.ok) assertType<Equal<typeof r.value, TurnOut>>();
+  const readable: ReadableStream<ObjectStreamUpdate<TurnOut>> = objects.toReadableStream();
+  void readable;
+}
+void fromProvider;
 
 // arktype (a function carrying ~standard) infers too; InferOutput reads any Standard Schema.
 const Ark = type({ count: 'number', name: 'string' });

@@ -1,0 +1,171 @@
+// objectStream against local servers speaking OpenAI-style and Anthropic-style SSE: odd chunking, reasoning
+// deltas, tool-call deltas, early exit, abort, an error mid-stream, and the ways to read it (iteration, a
+// ReadableStream, only the result).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { z } from 'zod';
+import { objectStream, extract, ProviderError, wasmMemorySize } from 'llm-response-sanitizer';
+
+const Turn = z.object({ chosenIndex: z.number().int(), speech: z.string(), mood: z.enum(['calm', 'angry']) });
+const answer = '<think>Draft: {"chosenIndex": 9, "speech": "no"}</think>\n```json\n{"chosenIndex": "2", "speech": "Halt! Who goes there? 🙂", "mood": "Angry",}\n```';
+
+const openaiEvent = (delta) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta }] })}\n\n`;
+const anthropicEvent = (type, body) => `event: ${type}\ndata: ${JSON.stringify({ type, ...body })}\n\n`;
+
+/** The body each path streams, as one string, cut into pieces of `size` bytes (odd sizes split events, lines and characters). */
+const bodies = {
+  '/openai': () =>
+    [openaiEvent({ role: 'assistant', reasoning_content: 'The guard is wary.' }), ...answer.match(/.{1,6}/gsu).map((c) => openaiEvent({ content: c })), 'data: [DONE]\n\n'].join(''),
+  '/openai-tool': () =>
+    [
+      openaiEvent({ role: 'assistant', content: null }),
+      openaiEvent({ tool_calls: [{ index: 0, id: 't', type: 'function', function: { name: 'act', arguments: '' } }] }),
+      ...["{'chosenIndex': 3, ", "'speech': 'Run', 'mood': 'calm'}"].map((a) => openaiEvent({ tool_calls: [{ index: 0, function: { arguments: a } }] })),
+      'data: [DONE]\n\n',
+    ].join(''),
+  '/anthropic': () =>
+    [
+      anthropicEvent('message_start', { message: { id: 'm', role: 'assistant', content: [] } }),
+      anthropicEvent('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '' } }),
+      anthropicEvent('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: 'Pick 2.' } }),
+      anthropicEvent('content_block_stop', { index: 0 }),
+      anthropicEvent('content_block_start', { index: 1, content_block: { type: 'text', text: '' } }),
+      ...answer.match(/.{1,9}/gsu).map((t) => anthropicEvent('content_block_delta', { index: 1, delta: { type: 'text_delta', text: t } })),
+      anthropicEvent('message_stop', {}),
+    ].join(''),
+  '/text': () => answer,
+  '/fail': () => openaiEvent({ content: '{"chosenIndex": 2' }) + `data: ${JSON.stringify({ error: { message: 'upstream died', type: 'server_error' } })}\n\n`,
+};
+
+let server, url;
+let open = 0;
+before(async () => {
+  server = createServer((req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    const size = Number(new URL(req.url, 'http://x').searchParams.get('size') ?? 7);
+    open++;
+    res.on('close', () => open--);
+    if (path === '/endless') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const timer = setInterval(() => res.write(openaiEvent({ content: '"x", ' })), 5);
+      res.write(openaiEvent({ content: '[' }));
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
+    const body = Buffer.from(bodies[path](), 'utf8');
+    res.writeHead(200, { 'content-type': path === '/text' ? 'text/plain; charset=utf-8' : 'text/event-stream' });
+    let at = 0;
+    const timer = setInterval(() => {
+      if (at >= body.length) {
+        clearInterval(timer);
+        return res.end();
+      }
+      res.write(body.subarray(at, (at += size)));
+    }, 1);
+    res.on('close', () => clearInterval(timer));
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  url = `http://127.0.0.1:${server.address().port}`;
+});
+after(() => server.close());
+
+const expected = { chosenIndex: 2, speech: 'Halt! Who goes there? 🙂', mood: 'angry' };
+
+async function collect(stream) {
+  const updates = [];
+  for await (const u of stream) updates.push(structuredClone(u));
+  return updates;
+}
+
+for (const path of ['/openai', '/anthropic', '/text']) {
+  test(`${path}: typed partial values as the text arrives, reasoning apart, the checked result at the end`, async () => {
+    for (const size of [1, 7, 64]) {
+      const stream = objectStream(await fetch(`${url}${path}?size=${size}`), { schema: Turn });
+      const updates = await collect(stream);
+      const last = updates.at(-1);
+      assert.equal(last.done, true);
+      assert.equal(last.result.ok, true, JSON.stringify(last.result.issues));
+      assert.deepEqual(last.partial, expected);
+      assert.deepEqual((await stream.result).value, expected);
+      assert.equal(await stream.text, answer);
+      const reasoning = await stream.reasoning;
+      assert.match(reasoning, /Draft: \{"chosenIndex": 9/);
+      if (path === '/openai') assert.match(reasoning, /^The guard is wary\./);
+      if (path === '/anthropic') assert.match(reasoning, /^Pick 2\./);
+      // Never the draft inside the reasoning; the speech grows; the enum is held until complete.
+      const shown = updates.slice(0, -1).map((u) => u.partial);
+      assert.ok(!shown.some((p) => p?.chosenIndex === 9 || p?.speech === 'no'), `${path} ${size}: the draft in the reasoning was shown`);
+      // The speech grows where the text arrives in pieces smaller than it (SSE deltas are; plain text in 64-byte reads is not).
+      if (path !== '/text' || size < 20) assert.ok(shown.some((p) => typeof p?.speech === 'string' && p.speech.length > 0 && p.speech.length < expected.speech.length), `${path} ${size}`);
+      assert.ok(!shown.some((p) => p?.mood !== undefined && p.mood !== 'Angry'), 'a partial enum string was shown');
+      assert.deepEqual(last.result, extract(answer, Turn));
+    }
+  });
+}
+
+test('a tool call’s arguments instead of the text', async () => {
+  const stream = objectStream(await fetch(`${url}/openai-tool?size=5`), { schema: Turn, tool: 'act' });
+  const updates = await collect(stream);
+  assert.deepEqual(updates.at(-1).partial, { chosenIndex: 3, speech: 'Run', mood: 'calm' });
+});
+
+test('only awaiting result reads the stream; a ReadableStream gives the same updates', async () => {
+  const r = await objectStream(await fetch(`${url}/anthropic?size=3`), { schema: Turn }).result;
+  assert.deepEqual(r.value, expected);
+  const readable = objectStream(await fetch(`${url}/openai?size=11`), { schema: Turn }).toReadableStream();
+  const reader = readable.getReader();
+  let last;
+  for (let s = await reader.read(); !s.done; s = await reader.read()) last = s.value;
+  assert.deepEqual(last.partial, expected);
+  const once = objectStream(await fetch(`${url}/text`));
+  await collect(once);
+  assert.throws(() => once[Symbol.asyncIterator](), /read once/);
+});
+
+test('an error event mid-stream rejects the iteration and the promises with the ProviderError', async () => {
+  const stream = objectStream(await fetch(`${url}/fail?size=4`), { schema: Turn });
+  await assert.rejects(collect(stream), (e) => e instanceof ProviderError && e.status === 500);
+  await assert.rejects(stream.result, ProviderError);
+  await assert.rejects(stream.text, ProviderError);
+});
+
+test('leaving early, cancelling the ReadableStream and aborting all end the request and free the parser', async () => {
+  const closes = async () => {
+    for (let i = 0; i < 200 && open > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(open, 0, 'the server is still streaming');
+  };
+  const before = wasmMemorySize();
+  const stream = objectStream(await fetch(`${url}/endless`));
+  let n = 0;
+  for await (const u of stream) if (++n === 5) break;
+  await closes();
+  await assert.rejects(stream.result, /left before its end/);
+
+  // Right after the first update (the event the stream was told apart by).
+  const first = objectStream(await fetch(`${url}/endless`))[Symbol.asyncIterator]();
+  await first.next();
+  await first.return();
+  await closes();
+
+  const readable = objectStream(await fetch(`${url}/endless`)).toReadableStream();
+  const reader = readable.getReader();
+  await reader.read();
+  await reader.cancel();
+  await closes();
+
+  const controller = new AbortController();
+  const aborted = objectStream(await fetch(`${url}/endless`), { signal: controller.signal });
+  setTimeout(() => controller.abort(), 50);
+  await assert.rejects(collect(aborted), (e) => e.name === 'AbortError');
+  await assert.rejects(aborted.result, (e) => e.name === 'AbortError');
+  await closes();
+  assert.ok(wasmMemorySize() - before < 1 << 20);
+});
+
+test('bad options are errors at the call', async () => {
+  assert.throws(() => objectStream([], { format: 'sse' }), RangeError);
+  assert.throws(() => objectStream([], { schema: 42 }), TypeError);
+  assert.throws(() => objectStream([], { signal: {} }), TypeError);
+  await assert.rejects(objectStream(['x'], { tool: true })[Symbol.asyncIterator]().next(), /tool is for an event stream/);
+});

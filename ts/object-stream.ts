@@ -1,0 +1,239 @@
+/**
+ * One call from a model's streamed response to typed partial values and a checked result: the provider's
+ * event stream (or plain text) is read, reasoning kept apart, the JSON parsed as it arrives, and at the end
+ * extracted against the schema.
+ */
+import { PartialJsonParser, type DeepPartial, type PartialJsonOptions } from './partial.js';
+import { anthropicDeltas, chunksOf, openAIDeltas, serverSentEvents, type ByteSource, type ServerSentEvent } from './providers.js';
+import { ChunkDecoder } from './streams.js';
+import { cleanDetailed, COMMON_THINK_TAGS } from './clean.js';
+import type { ExtractResult } from './extract.js';
+import type { JsonSchema, InferOutput, StandardSchema } from './standard.js';
+import type { CompiledSchema, SchemaInput } from './schema.js';
+
+/** How a streamed response is written. */
+export type StreamFormat = 'openai' | 'anthropic' | 'text';
+
+/** Options of {@link objectStream}: those of `PartialJsonParser` (the schema among them), and how to read the source. */
+export interface ObjectStreamOptions<T = unknown> extends PartialJsonOptions<T> {
+  /**
+   * An OpenAI-compatible or an Anthropic event stream, or plain text. By default a `Response` whose
+   * content type is `text/event-stream` is an event stream whose provider its first event tells; any other
+   * source is text.
+   */
+  readonly format?: StreamFormat;
+  /** Read a tool call's arguments instead of the text: `true` for the first call, or the tool's name. */
+  readonly tool?: boolean | string;
+  /** Cancels the source at once; the iteration and the promises reject with an `AbortError`. */
+  readonly signal?: AbortSignal;
+}
+
+/** One update of an {@link ObjectStream}. */
+export interface ObjectStreamUpdate<T> {
+  /** The value so far, typed by its shape only; on the last update, the checked value when there is one. */
+  readonly partial: DeepPartial<T> | undefined;
+  /** True once, for the last update. */
+  readonly done: boolean;
+  /** On the last update: what `extract` gives for the whole text with the schema (the value coerced and validated, or the issues). */
+  readonly result?: ExtractResult<T>;
+}
+
+/**
+ * A streamed response as typed partial values: iterate it (once), or read it as a `ReadableStream`, or only
+ * await `result`, which reads it to the end itself. Leaving the loop early, cancelling the stream or aborting
+ * the signal cancels the source and frees the parser.
+ */
+export interface ObjectStream<T> extends AsyncIterable<ObjectStreamUpdate<T>> {
+  /** What `extract` gives for the whole text: coerced and validated against the schema (any JSON value without one). */
+  readonly result: Promise<ExtractResult<T>>;
+  /** The whole text (or tool-call arguments) read. */
+  readonly text: Promise<string>;
+  /** The reasoning: what the provider sent beside the text, and a reasoning block the text began with. */
+  readonly reasoning: Promise<string>;
+  /** The same updates as a `ReadableStream` (for `pipeTo`, a Response body, a framework's stream helpers). */
+  toReadableStream(): ReadableStream<ObjectStreamUpdate<T>>;
+}
+
+const FORMATS: readonly StreamFormat[] = ['openai', 'anthropic', 'text'];
+
+/** A promise settled from outside, whose rejection is never reported as unhandled. */
+function deferred<V>(): { promise: Promise<V>; resolve: (v: V) => void; reject: (e: unknown) => void } {
+  let resolve!: (v: V) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<V>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
+/** The provider of an event stream, from its first event: Anthropic's events name their type, OpenAI's carry `choices`. */
+function providerOf(first: ServerSentEvent): 'openai' | 'anthropic' {
+  if (first.event !== 'message') return 'anthropic';
+  try {
+    const payload = JSON.parse(first.data) as { type?: unknown };
+    if (payload !== null && typeof payload === 'object' && typeof payload.type === 'string') return 'anthropic';
+  } catch {
+    // `[DONE]` or a broken event: the OpenAI reader reports it.
+  }
+  return 'openai';
+}
+
+/** `first`, then the rest of `rest`; closing it closes `rest` (the first yield included). */
+async function* prepend<V>(first: V, rest: AsyncIterator<V>): AsyncGenerator<V> {
+  try {
+    yield first;
+    for (let step = await rest.next(); step.done !== true; step = await rest.next()) yield step.value;
+  } finally {
+    await rest.return?.();
+  }
+}
+
+class ObjectStreamReader<T> implements ObjectStream<T> {
+  readonly #source: ByteSource;
+  readonly #options: ObjectStreamOptions<T>;
+  #started = false;
+  readonly #result = deferred<ExtractResult<T>>();
+  readonly #text = deferred<string>();
+  readonly #reasoning = deferred<string>();
+
+  constructor(source: ByteSource, options: ObjectStreamOptions<T>) {
+    this.#source = source;
+    this.#options = options;
+    // Checked now, so that a bad option throws at the call, not at the first read.
+    if (options.format !== undefined && !FORMATS.includes(options.format)) throw new RangeError(`objectStream: format must be one of ${FORMATS.join(', ')}, got ${String(options.format)}`);
+    if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new TypeError('objectStream: signal must be an AbortSignal');
+    new PartialJsonParser<T>(options).free();
+  }
+
+  #take(where: string): AsyncGenerator<ObjectStreamUpdate<T>> {
+    if (this.#started) throw new Error(`objectStream: ${where}: the stream is already being read; an ObjectStream is read once`);
+    this.#started = true;
+    return this.#run();
+  }
+
+  [Symbol.asyncIterator](): AsyncGenerator<ObjectStreamUpdate<T>> {
+    return this.#take('iterating');
+  }
+
+  toReadableStream(): ReadableStream<ObjectStreamUpdate<T>> {
+    const updates = this.#take('toReadableStream');
+    return new ReadableStream<ObjectStreamUpdate<T>>({
+      async pull(controller) {
+        const step = await updates.next();
+        if (step.done === true) controller.close();
+        else controller.enqueue(step.value);
+      },
+      async cancel() {
+        await updates.return(undefined);
+      },
+    });
+  }
+
+  /** Reads the stream to its end unless something else does. */
+  #drain(): void {
+    if (this.#started) return;
+    const updates = this.#take('result');
+    void (async () => {
+      for await (const update of updates) void update;
+    })().catch(() => {});
+  }
+
+  get result(): Promise<ExtractResult<T>> {
+    this.#drain();
+    return this.#result.promise;
+  }
+
+  get text(): Promise<string> {
+    this.#drain();
+    return this.#text.promise;
+  }
+
+  get reasoning(): Promise<string> {
+    this.#drain();
+    return this.#reasoning.promise;
+  }
+
+  /** The text (or argument) deltas of the source, reasoning deltas going to `thoughts`. */
+  async *#deltas(thoughts: string[]): AsyncGenerator<string> {
+    const { signal, tool } = this.#options;
+    let format = this.#options.format;
+    const source = this.#source;
+    if (format === undefined) {
+      const type = typeof Response !== 'undefined' && source instanceof Response ? (source.headers.get('content-type') ?? '') : '';
+      format = /^\s*text\/event-stream/i.test(type) ? undefined : 'text';
+    }
+    if (format === 'text') {
+      if (tool !== undefined) throw new TypeError('objectStream: tool is for an event stream (format openai or anthropic)');
+      const decoder = new ChunkDecoder();
+      for await (const chunk of chunksOf(source, signal)) {
+        const text = decoder.text(chunk);
+        if (text !== '') yield text;
+      }
+      const tail = decoder.end();
+      if (tail !== '') yield tail;
+      return;
+    }
+    const events = serverSentEvents(source, { signal });
+    const first = await events.next();
+    if (first.done === true) return;
+    const provider = format ?? providerOf(first.value);
+    const all = prepend(first.value, events);
+    const onReasoning = (d: string): void => void thoughts.push(d);
+    if (provider === 'openai') yield* openAIDeltas(all, { toolArguments: tool ?? false, onReasoning });
+    else yield* anthropicDeltas(all, { toolInput: tool ?? false, onReasoning });
+  }
+
+  async *#run(): AsyncGenerator<ObjectStreamUpdate<T>> {
+    // Without a schema every JSON value is acceptable: `true` is the schema that says so.
+    const parser = new PartialJsonParser<T>({ ...this.#options, schema: this.#options.schema ?? (true as SchemaInput<T>) });
+    const parts: string[] = [];
+    const thoughts: string[] = [];
+    try {
+      for await (const delta of this.#deltas(thoughts)) {
+        parts.push(delta);
+        yield { partial: parser.push(delta).value, done: false };
+      }
+      const text = parts.join('');
+      const result = parser.finishExtract();
+      const inText = cleanDetailed(text, { thinkTags: COMMON_THINK_TAGS }).reasoning;
+      this.#text.resolve(text);
+      this.#reasoning.resolve([thoughts.join(''), inText ?? ''].filter((r) => r !== '').join('\n\n'));
+      this.#result.resolve(result);
+      yield { partial: result.value as DeepPartial<T> | undefined, done: true, result };
+    } catch (error) {
+      this.#text.reject(error);
+      this.#reasoning.reject(error);
+      this.#result.reject(error);
+      throw error;
+    } finally {
+      parser.free();
+      // Left before the end (a break, a cancel): the promises say so rather than never settle.
+      const early = new Error('objectStream: the stream was left before its end');
+      this.#text.reject(early);
+      this.#reasoning.reject(early);
+      this.#result.reject(early);
+    }
+  }
+}
+
+/**
+ * Reads a model's streamed response (a `fetch` Response, a byte stream, or an iterable of text or bytes)
+ * as typed partial values and, at the end, the `extract` result: OpenAI-compatible and Anthropic event
+ * streams are told apart by their first event, reasoning deltas are kept apart, JSON inside reasoning is never
+ * shown as the value.
+ *
+ * @example
+ * ```ts
+ * const stream = objectStream(await fetch(url, init), { schema: Turn });
+ * for await (const { partial } of stream) render(partial);     // DeepPartial<Turn>
+ * const r = await stream.result;                               // coerced and validated
+ * ```
+ */
+export function objectStream<S extends StandardSchema>(source: ByteSource, options: ObjectStreamOptions<InferOutput<S>> & { readonly schema: S }): ObjectStream<InferOutput<S>>;
+export function objectStream<T = unknown>(source: ByteSource, options?: ObjectStreamOptions<T> & { readonly schema?: JsonSchema | CompiledSchema<T> }): ObjectStream<T>;
+export function objectStream<T = unknown>(source: ByteSource, options?: ObjectStreamOptions<T>): ObjectStream<T>;
+export function objectStream<T>(source: ByteSource, options?: ObjectStreamOptions<T>): ObjectStream<T> {
+  return new ObjectStreamReader<T>(source, options ?? {});
+}
