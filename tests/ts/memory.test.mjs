@@ -132,3 +132,25 @@ test('PartialJsonParser with a schema: finishExtract, and dropped mid-stream (it
   });
   assert.equal(grew, 0);
 });
+
+test('objectStream, 100,000 cycles read to the end or left after the first update: no growth', async () => {
+  const { objectStream } = await import('llm-response-sanitizer');
+  // Even cycles read a stream to its end, odd ones leave it after the first update.
+  const cycle = async (i) => {
+    const stream = objectStream(TURN, { schema: TURN_SCHEMA });
+    if (i % 2 === 0) {
+      for await (const update of stream) void update;
+      assert.equal((await stream.result).ok, true);
+    } else {
+      for await (const update of stream) if (update) break;
+    }
+  };
+  for (let i = 0; i < BATCH; i++) await cycle(i);
+  await settle();
+  const before = wasmMemorySize();
+  for (let i = 0; i < CYCLES; i++) {
+    await cycle(i);
+    if (i % BATCH === BATCH - 1) await settle();
+  }
+  assert.equal(wasmMemorySize() - before, 0);
+});
