@@ -321,8 +321,8 @@ out();
 const streamDoc100k = validDocument(21, 100_000).text;
 const streamDoc1m = validDocument(22, 1_000_000).text;
 let sink;
-const streamOurs = (t, size) => {
-  const p = new PartialJsonParser();
+const streamOurs = (t, size, options) => {
+  const p = new PartialJsonParser(options);
   // The value is requested after every chunk, as a UI would.
   for (let i = 0; i < t.length; i += size) sink = p.push(t.slice(i, i + size)).value;
   return p.finish();
@@ -368,6 +368,8 @@ const bestCpu = async (fn, runs) => {
 const ours100 = await bestCpu(() => streamOurs(streamDoc100k, 10), 5);
 const ours1m100 = await bestCpu(() => streamOurs(streamDoc1m, 100), 3);
 const ours1m10 = await bestCpu(() => streamOurs(streamDoc1m, 10), 3);
+if (!isDeepStrictEqual(streamOurs(streamDoc100k, 10, { snapshots: true }), JSON.parse(streamDoc100k))) throw new Error('bench: streamed snapshot value differs');
+const snap100 = await bestCpu(() => streamOurs(streamDoc100k, 10, { snapshots: true }), 5);
 out('| workload | total CPU | vs ours |');
 out('| --- | ---: | ---: |');
 out(`| 100 KB in 10-char chunks: llm-response-sanitizer | ${ours100.toFixed(1)} ms | 1× |`);
@@ -383,6 +385,7 @@ if (quick) {
   out(`| 100 KB in 10-char chunks: AI SDK parsePartialJson (re-parse per chunk) | ${versus(ai)}${same(aiValue)} |`);
   out(`| 100 KB in 10-char chunks: @streamparser/json (strict, no partial root) | ${versus(sp)}${same(spValue)} |`);
 }
+out(`| 100 KB in 10-char chunks, immutable snapshots (\`snapshots: true\`): llm-response-sanitizer | ${snap100.toFixed(1)} ms | ${fmt(snap100 / ours100)}× the live value's time |`);
 out(`| 1 MB in 100-char chunks: llm-response-sanitizer | ${ours1m100.toFixed(1)} ms | |`);
 out(`| growth: 1 MB / 100 KB, both in 10-char chunks (linear ≈ 10) | ${fmt(ours1m10 / ours100)} | |`);
 

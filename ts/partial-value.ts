@@ -27,6 +27,17 @@ function put(parent: Container, key: string | number, value: unknown): void {
   }
 }
 
+const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !== null;
+
+/** A shallow copy of `live` whose containers are replaced by their latest snapshots. */
+function copyOf(live: Container, copies: WeakMap<Container, Container>): Container {
+  const latest = (v: unknown): unknown => (isContainer(v) ? (copies.get(v) ?? v) : v);
+  if (Array.isArray(live)) return live.map(latest);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(live)) put(out, key, latest(live[key]));
+  return out;
+}
+
 /**
  * A subset of JSON Schema navigation, enough to know where enum strings go: `properties`,
  * `additionalProperties`, `items`/`prefixItems` (and draft 7's array form), local `$ref`, and the
@@ -107,10 +118,37 @@ export class PartialValue {
   readonly #rootSchema: Schema[];
   #key: string | undefined;
   #string: StringSlot | undefined;
+  /**
+   * With snapshots: the latest copy of each live container, the containers a batch of operations may have
+   * changed (every one on the stack at some point of it, parents before children), and the root's copy.
+   */
+  readonly #copies: WeakMap<Container, Container> | undefined;
+  readonly #dirty: Container[] = [];
+  #snapshot: unknown = undefined;
 
-  constructor(schema?: object) {
+  constructor(schema?: object, snapshots = false) {
     this.#walk = schema === undefined ? undefined : new SchemaWalk(schema as Schema);
     this.#rootSchema = schema === undefined ? [] : [schema as Schema];
+    this.#copies = snapshots ? new WeakMap() : undefined;
+  }
+
+  /**
+   * The value to hand out: the live root, or with snapshots an immutable copy that is a new object exactly
+   * where something changed since the last one (unchanged containers keep their identity).
+   */
+  get current(): unknown {
+    return this.#copies === undefined ? this.root : this.#snapshot;
+  }
+
+  /** Copies what the last batch changed, children before parents, so each parent takes its children's new copies. */
+  #refresh(): void {
+    const copies = this.#copies!;
+    for (let i = this.#dirty.length - 1; i >= 0; i--) {
+      const live = this.#dirty[i]!;
+      copies.set(live, copyOf(live, copies));
+    }
+    this.#dirty.length = 0;
+    this.#snapshot = isContainer(this.root) ? copies.get(this.root) : this.root;
   }
 
   /** Places `value` as the next value; returns its parent and key. */
@@ -138,6 +176,9 @@ export class PartialValue {
 
   /** Applies the operations `ops[from..]`. */
   apply(ops: readonly unknown[], from: number): void {
+    const snapshots = this.#copies !== undefined && from < ops.length;
+    // Every change happens at the top of the stack: the stack is the path of containers to copy again.
+    if (snapshots) this.#dirty.push(...this.#stack);
     for (let i = from; i < ops.length; ) {
       switch (ops[i++]) {
         case RESET:
@@ -146,6 +187,7 @@ export class PartialValue {
           this.#schemas.length = 0;
           this.#key = undefined;
           this.#string = undefined;
+          this.#dirty.length = 0;
           break;
         case OBJECT:
         case ARRAY: {
@@ -154,6 +196,7 @@ export class PartialValue {
           this.#place(c);
           this.#stack.push(c);
           this.#schemas.push(schemas);
+          if (snapshots) this.#dirty.push(c);
           break;
         }
         case CLOSE:
@@ -196,11 +239,14 @@ export class PartialValue {
           this.root = wrapper;
           this.#stack.unshift(wrapper);
           this.#schemas.unshift([]);
+          // The new root is the parent of everything: copied last.
+          if (snapshots) this.#dirty.unshift(wrapper);
           break;
         }
         default:
           throw new Error(`llm-response-sanitizer: unknown partial-value operation ${String(ops[i - 1])}`);
       }
     }
+    if (snapshots) this.#refresh();
   }
 }

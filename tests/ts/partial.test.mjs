@@ -267,3 +267,42 @@ test('a parser keeps its schema while extract calls with other schemas push it o
   assert.equal(r.ok, true);
   assert.deepEqual(r.value, { n: 4 });
 });
+
+test('snapshots: each update equals the live value, earlier updates never change, unchanged parts keep their identity', () => {
+  const cases = repairFixtures().filter((f) => !f.error);
+  let compared = 0;
+  for (const f of cases) {
+    for (const size of [1, 3, 17]) {
+      const live = new PartialJsonParser();
+      const snap = new PartialJsonParser({ snapshots: true });
+      const handed = [];
+      for (let i = 0; i < f.input.length; i += size) {
+        const chunk = f.input.slice(i, i + size);
+        const a = live.push(chunk).value;
+        const b = snap.push(chunk).value;
+        assert.equal(JSON.stringify(b), JSON.stringify(a), `${f.name} at ${i}`);
+        handed.push([b, JSON.stringify(b)]);
+        compared++;
+      }
+      // What was handed out is as it was then.
+      for (const [v, text] of handed) assert.equal(JSON.stringify(v), text, f.name);
+      assert.deepEqual(snap.finish(), live.finish());
+    }
+  }
+  assert.ok(compared > 5_000, String(compared));
+
+  const p = new PartialJsonParser({ snapshots: true });
+  const one = p.push('{"done": {"a": [1, 2]}, "__proto__": {"x": 1}, "log": ["hi"').value;
+  const two = p.push(', "the').value;
+  assert.notEqual(two, one, 'the root changed');
+  assert.notEqual(two.log, one.log, 'the array that grew is a new one');
+  assert.equal(two.done, one.done, 'a finished subtree keeps its identity');
+  assert.equal(two.done.a, one.done.a);
+  assert.deepEqual(one.log, ['hi']);
+  assert.deepEqual(two.log, ['hi', 'the']);
+  assert.ok(Object.hasOwn(two, '__proto__') && Object.getPrototypeOf(two) === Object.prototype);
+  const three = p.push('"').value;
+  assert.equal(p.push('  ').value, three, 'a chunk that changes nothing hands out the same object');
+  p.free();
+  assert.throws(() => new PartialJsonParser({ snapshots: 'yes' }), TypeError);
+});
