@@ -309,6 +309,29 @@ fn an_orphan_closing_tag_restarts_the_value() {
     assert_eq!(live.root.unwrap(), serde_json::json!({"final": 2}));
 }
 
+/// Regression: a member whose value turned out to be a dropped call (`$id:F(\t+\t\u{11}`) was cut from the
+/// output after the host had been told its key; the host then read the next member from the middle and got
+/// an operation that was not JSON (`8,_`). The view now starts over when the output is cut below what it
+/// read, so every operation list stays JSON and the stream ends where the one-shot repair does.
+#[test]
+fn output_cut_below_what_was_shown_starts_the_value_over() {
+    let text = "{$id:F(\t+\t\u{11}x\",_: \"x\"\t]";
+    for size in [1, 2, 3, 5, 7] {
+        let cuts: Vec<usize> = (1..text.len()).step_by(size).collect();
+        check(text, &split_at(text, &cuts)).unwrap();
+    }
+    let mut p = PartialJson::new(&RepairOptions::default());
+    let mut live = Live::default();
+    for c in split_at(text, &(1..text.len()).collect::<Vec<_>>()) {
+        live.apply(&p.push(c).unwrap().ops);
+    }
+    let whole = repair(text, &RepairOptions::default()).unwrap().json;
+    assert_eq!(
+        live.root.unwrap(),
+        serde_json::from_str::<Value>(&whole).unwrap()
+    );
+}
+
 #[test]
 fn the_input_limit_stops_the_stream_at_once() {
     let options = RepairOptions {

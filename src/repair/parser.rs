@@ -159,6 +159,9 @@ pub(crate) struct Parser<'a> {
     /// next line break. Look-aheads move forward, so each byte is searched at most once: linear time.
     block_end: Cell<(usize, usize)>,
     line_break: Cell<(usize, usize)>,
+    /// The shortest the output has been cut back to since a reader last asked ([`Parser::take_low_water`]);
+    /// `usize::MAX` when it has not been cut.
+    low_water: Cell<usize>,
     /// Whether complete input is read through the fast lane (off only to test it against the general steps).
     fast: bool,
     /// The error the parse stopped with, if it did.
@@ -413,6 +416,7 @@ impl<'a> Parser<'a> {
             curly_closes: !forbid.contains(RepairKind::CurlyQuotes),
             block_end: Cell::new((usize::MAX, 0)),
             line_break: Cell::new((usize::MAX, 0)),
+            low_water: Cell::new(usize::MAX),
             fast: true,
             fault: None,
             latin1: false,
@@ -481,6 +485,7 @@ impl<'a> Parser<'a> {
             curly_closes: self.curly_closes,
             block_end: self.block_end,
             line_break: self.line_break,
+            low_water: self.low_water,
             fast: self.fast,
             fault: self.fault,
             latin1: self.latin1,
@@ -592,6 +597,20 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         len
+    }
+
+    /// Rewinds the output to `len` bytes, noting how far back for a reader of the output that may have read
+    /// past it ([`Parser::take_low_water`]).
+    fn cut_output(&mut self, len: usize) {
+        self.out.truncate(len);
+        self.low_water.set(self.low_water.get().min(len));
+    }
+
+    /// The shortest the output has been cut back to since the last call, or `usize::MAX`: a reader that has
+    /// read further than that must read again from there (settled output is never cut, so this is a net
+    /// under that promise, not a path a correct parse takes).
+    pub fn take_low_water(&self) -> usize {
+        self.low_water.replace(usize::MAX)
     }
 
     /// Whether the root value has been read to its closing bracket (and nothing has reopened it).
@@ -725,7 +744,7 @@ impl<'a> Parser<'a> {
     fn drop_item(&mut self, kind: RepairKind, offset: usize) -> Step {
         self.record(kind, offset)?;
         if let Some(f) = self.stack.last() {
-            self.out.truncate(f.item_out);
+            self.cut_output(f.item_out);
         }
         self.tentative = None;
         self.state = State::AfterValue;
@@ -1471,7 +1490,7 @@ impl<'a> Parser<'a> {
                     return Err(Stop::SUSPEND);
                 }
                 if let Some((out_len, at)) = self.str.fence_cut {
-                    self.out.truncate(out_len);
+                    self.cut_output(out_len);
                     self.end = at;
                     self.pos = at;
                 }
@@ -1540,7 +1559,7 @@ impl<'a> Parser<'a> {
                     if at_seen + 1 == seen && self.need(k)? && s[k] == b':' {
                         // repair: `"a": "x, "b": 1` — the string should have ended before the comma
                         self.record(RepairKind::MissingQuote, comma_at)?;
-                        self.out.truncate(out_len);
+                        self.cut_output(out_len);
                         self.out.push(b'"');
                         self.pos = comma_at;
                         return Ok(false);

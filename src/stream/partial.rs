@@ -257,6 +257,7 @@ impl PartialJson {
                 p.settled_len(),
                 p.root_start(),
                 p.wrapped(),
+                p.take_low_water(),
                 &mut self.ops,
             );
         }

@@ -102,14 +102,20 @@ impl View {
 
     /// Reads `out[..settled]` past what was read before. `root_start` is where the root value begins in
     /// `out`, and `wrapped` whether the parser has inserted a `[` there.
+    /// `rewound_to` is the shortest the output has been cut back to since the last update: when that is
+    /// below what was read, what the host was told is no longer the output's, and it starts over.
     pub fn update(
         &mut self,
         out: &[u8],
         settled: usize,
         root_start: usize,
         wrapped: bool,
+        rewound_to: usize,
         ops: &mut Ops,
     ) {
+        if rewound_to < self.consumed {
+            self.reset(ops);
+        }
         if wrapped && !self.wrapped {
             self.wrapped = true;
             // Text already read moved one byte to the right; text not yet read includes the `[`.
@@ -221,7 +227,7 @@ mod tests {
     fn read(out: &str, settled: usize) -> String {
         let mut v = View::default();
         let mut ops = Ops::default();
-        v.update(out.as_bytes(), settled, 0, false, &mut ops);
+        v.update(out.as_bytes(), settled, 0, false, usize::MAX, &mut ops);
         String::from_utf8(ops.take()).unwrap()
     }
 
@@ -239,9 +245,9 @@ mod tests {
         let out = r#"["ab\u00e9cd"#;
         let mut v = View::default();
         let mut ops = Ops::default();
-        v.update(out.as_bytes(), 5, 0, false, &mut ops);
-        v.update(out.as_bytes(), 8, 0, false, &mut ops);
-        v.update(out.as_bytes(), out.len(), 0, false, &mut ops);
+        v.update(out.as_bytes(), 5, 0, false, usize::MAX, &mut ops);
+        v.update(out.as_bytes(), 8, 0, false, usize::MAX, &mut ops);
+        v.update(out.as_bytes(), out.len(), 0, false, usize::MAX, &mut ops);
         assert_eq!(
             String::from_utf8(ops.take()).unwrap(),
             r#"2,5,"ab",6,"\u00e9cd""#

@@ -306,3 +306,15 @@ test('snapshots: each update equals the live value, earlier updates never change
   p.free();
   assert.throws(() => new PartialJsonParser({ snapshots: 'yes' }), TypeError);
 });
+
+test('regression: a member cut from the output after its key was shown never sends the view text that is not JSON', () => {
+  // Found by driving the npm API with random chunkings: `push` threw a SyntaxError mid-stream.
+  const text = '{$id:F(\t+\t\u0011x",_: "x"\t]';
+  for (const size of [1, 2, 3, 5]) {
+    const p = new PartialJsonParser();
+    let value;
+    for (let i = 0; i < text.length; i += size) value = p.push(text.slice(i, i + size)).value;
+    assert.deepEqual(value, parseAndRepair(text), `chunks of ${size}`);
+    assert.deepEqual(p.finish(), parseAndRepair(text));
+  }
+});
