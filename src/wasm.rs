@@ -371,16 +371,18 @@ pub struct JsPartialJson(PartialJson);
 #[wasm_bindgen(js_class = PartialJson)]
 impl JsPartialJson {
     /// A parser with the options the TypeScript side validated (see [`repair_text`]). With
-    /// `valid_unbounded`, the strict check at the end has no depth limit (the host's `JSON.parse` has none).
+    /// `valid_unbounded`, the strict check at the end has no depth limit (the host's `JSON.parse` has none);
+    /// `reasoning_first` as [`PartialJson::with_reasoning_first`].
     #[wasm_bindgen(constructor)]
     pub fn new(
         max_depth: u32,
         max_input_length: f64,
         forbid: &str,
         valid_unbounded: bool,
+        reasoning_first: bool,
     ) -> JsPartialJson {
         let options = repair_options(max_depth, max_input_length, forbid, false);
-        let p = PartialJson::new(&options);
+        let p = PartialJson::new(&options).with_reasoning_first(reasoning_first);
         JsPartialJson(if valid_unbounded {
             p.with_valid_max_depth(usize::MAX)
         } else {

@@ -436,3 +436,39 @@ proptest! {
         }
     }
 }
+
+/// With the reasoning first (the chat template emitted `<think>`), a draft in the reasoning is never shown;
+/// the answer after the closing tag is, and the end is the one-shot repair's, with or without the tag.
+#[test]
+fn reasoning_first_shows_nothing_before_the_closing_tag() {
+    let text = "The user wants {\"draft\": 1}, so maybe [2]. </THINK>\n{\"final\": [3, 4]}";
+    for size in [1, 2, 5, 13] {
+        let mut p = PartialJson::new(&RepairOptions::default()).with_reasoning_first(true);
+        let mut live = Live::default();
+        let close = text.find("</THINK>").unwrap();
+        let mut at = 0;
+        for c in split_at(text, &(size..text.len()).step_by(size).collect::<Vec<_>>()) {
+            let u = p.push(c).unwrap();
+            at += c.len();
+            live.apply(&u.ops);
+            if at < close + "</THINK>".len() {
+                assert!(
+                    live.root.is_none(),
+                    "chunks of {size}: shown before the tag: {:?}",
+                    live.root
+                );
+            }
+        }
+        assert_eq!(live.root.unwrap(), serde_json::json!({"final": [3, 4]}));
+        let whole = repair(text, &RepairOptions::default()).unwrap().json;
+        assert_eq!(p.finish().unwrap().json, whole);
+    }
+    // No closing tag ever: nothing shown on the way, the one-shot answer at the end.
+    let text = "{\"a\": [1, 2]}";
+    let mut p = PartialJson::new(&RepairOptions::default()).with_reasoning_first(true);
+    for c in split_at(text, &[3, 7]) {
+        assert_eq!(p.push(c).unwrap().ops, "");
+    }
+    let whole = repair(text, &RepairOptions::default()).unwrap().json;
+    assert_eq!(p.finish().unwrap().json, whole);
+}

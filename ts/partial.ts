@@ -38,6 +38,13 @@ export interface PartialJsonOptions<T = unknown> extends ExtractOptions {
    * container per chunk (`npm run bench` measures it).
    */
   readonly snapshots?: boolean;
+  /**
+   * The response starts inside a reasoning block whose opening tag the chat template emitted (DeepSeek-R1,
+   * QwQ and other models served raw): nothing is shown until a closing tag (`</think>`, `</thinking>`,
+   * `</reasoning>`) has arrived, so JSON drafted in the reasoning never appears as the value. `finish()` is
+   * not affected: it reads the whole text as `parseAndRepair` does.
+   */
+  readonly reasoningFirst?: boolean;
 }
 
 /** What {@link PartialJsonParser.push} returns. */
@@ -79,7 +86,8 @@ export class PartialJsonParser<T = unknown> {
       this.#options = options;
       this.#text = [];
     }
-    this.#core = newPartialJson(p.maxDepth, p.maxInputLength, p.forbid, p.fastPath);
+    if (options?.reasoningFirst !== undefined && typeof options.reasoningFirst !== 'boolean') throw new TypeError('PartialJsonParser: reasoningFirst must be a boolean');
+    this.#core = newPartialJson(p.maxDepth, p.maxInputLength, p.forbid, p.fastPath, options?.reasoningFirst === true);
   }
 
   #live(where: string): CorePartialJson {

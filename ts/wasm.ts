@@ -253,9 +253,9 @@ function decodeResult(out: string): RawRepairOk | RawRepairErr {
 }
 
 /** A streaming JSON parser in the core (options as for {@link callRepair}). */
-export function newPartialJson(maxDepth: number, maxInputLength: number, forbid: string, validUnbounded: boolean): CorePartialJson {
+export function newPartialJson(maxDepth: number, maxInputLength: number, forbid: string, validUnbounded: boolean, reasoningFirst: boolean): CorePartialJson {
   assertReady();
-  const core = new PartialJson(maxDepth, maxInputLength, forbid, validUnbounded);
+  const core = new PartialJson(maxDepth, maxInputLength, forbid, validUnbounded, reasoningFirst);
   return {
     push: (chunk) => core.push(writeInput(chunk)),
     finish: (report, narrow) => {

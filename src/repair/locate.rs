@@ -91,6 +91,23 @@ fn skip_space(s: &[u8], mut i: usize, repairs: &mut Vec<Repair>) -> usize {
     }
 }
 
+/// Whether a closing reasoning tag (`</think>`, `</thinking>`, `</reasoning>`, any case) starts at or after
+/// `from`.
+pub(crate) fn has_closing_think_tag(s: &[u8], from: usize) -> bool {
+    let mut p = from;
+    while let Some(off) = s.get(p..).and_then(|rest| memchr(b'<', rest)) {
+        p += off;
+        if think_tag_at(s, p, true).is_some() {
+            return true;
+        }
+        p += 1;
+    }
+    false
+}
+
+/// The longest closing reasoning tag, `</reasoning>`: how far back a search resumed on a longer text looks.
+pub(crate) const CLOSING_THINK_TAG_MAX: usize = 12;
+
 /// Removes a leading reasoning block (SPEC §2.3). Returns the offset where the answer starts, or `None`
 /// when the whole text is reasoning (an opening tag that is never closed); and whether a longer text
 /// could answer differently (no reasoning tag seen yet, so a closing one may still come).

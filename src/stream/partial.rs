@@ -17,7 +17,7 @@
 use super::view::{Ops, View};
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
-use crate::repair::locate::locate;
+use crate::repair::locate::{has_closing_think_tag, locate, CLOSING_THINK_TAG_MAX};
 use crate::repair::{repaired, strictly_valid, Options, Repaired, SourceParse};
 
 /// Text shorter than this is located again after every chunk that may change the answer.
@@ -72,6 +72,9 @@ pub struct PartialJson {
     view: View,
     ops: Ops,
     finished: bool,
+    /// With [`Self::with_reasoning_first`], until a closing reasoning tag has arrived: where the search for
+    /// it resumes. Nothing is located meanwhile.
+    closing_search: Option<usize>,
 }
 
 impl PartialJson {
@@ -96,6 +99,7 @@ impl PartialJson {
             view: View::default(),
             ops: Ops::default(),
             finished: false,
+            closing_search: None,
         }
     }
 
@@ -103,6 +107,15 @@ impl PartialJson {
     /// (by default `max_depth`; a host whose own strict parser has no limit passes `usize::MAX`).
     pub fn with_valid_max_depth(mut self, depth: usize) -> PartialJson {
         self.valid_max_depth = depth;
+        self
+    }
+
+    /// Says that the text starts inside a reasoning block whose opening tag the chat template emitted
+    /// (DeepSeek-R1, QwQ): nothing is shown until a closing tag (`</think>`, `</thinking>`, `</reasoning>`)
+    /// has arrived, so JSON drafted in the reasoning never appears as the value. [`Self::finish`] is not
+    /// affected: it reads the whole text as [`crate::repair`] does, closing tag or not.
+    pub fn with_reasoning_first(mut self, on: bool) -> PartialJson {
+        self.closing_search = on.then_some(0);
         self
     }
 
@@ -131,6 +144,21 @@ impl PartialJson {
         }
         let old = self.text.len();
         self.text.push_str(chunk);
+        if let Some(from) = self.closing_search {
+            // Only the new text (and a tag it may complete) is searched: linear over the stream.
+            if !has_closing_think_tag(
+                self.text.as_bytes(),
+                from.saturating_sub(CLOSING_THINK_TAG_MAX),
+            ) {
+                self.closing_search = Some(self.text.len());
+                return Ok(Update {
+                    ops: String::new(),
+                    complete: false,
+                });
+            }
+            self.closing_search = None;
+            self.relocate();
+        }
         if !self.settled {
             if let Some(at) = memchr::memrchr3(b'<', b'`', b'~', chunk.as_bytes()) {
                 self.alert_until = self.alert_until.max(old + at + ALERT_SPAN);

@@ -318,3 +318,20 @@ test('regression: a member cut from the output after its key was shown never sen
     assert.deepEqual(p.finish(), parseAndRepair(text));
   }
 });
+
+test('reasoningFirst: a stream that starts inside reasoning (R1-style) never shows the draft, then the answer', async () => {
+  const text = 'Okay, the user wants JSON like {"chosenIndex": 9}. Let me answer.\n</think>\n\n{"chosenIndex": 2, "speech": "Hi"}';
+  for (const size of [1, 4, 11]) {
+    const chunks = text.match(new RegExp(`.{1,${size}}`, 'gs'));
+    const shown = [];
+    for await (const u of partialJsonValues(chunks, { reasoningFirst: true })) shown.push(JSON.stringify(u.value));
+    assert.ok(!shown.some((s) => s?.includes('9')), `chunks of ${size}: ${shown.join(' ')}`);
+    assert.equal(shown.at(-1), JSON.stringify({ chosenIndex: 2, speech: 'Hi' }));
+    // Without the option the draft shows first, then the value starts over at the answer.
+    const plain = [];
+    for await (const u of partialJsonValues(chunks)) plain.push(JSON.stringify(u.value));
+    assert.ok(plain.some((s) => s?.includes('9')));
+    assert.equal(plain.at(-1), shown.at(-1));
+  }
+  assert.throws(() => new PartialJsonParser({ reasoningFirst: 1 }), TypeError);
+});
