@@ -1,9 +1,9 @@
 /** Streaming JSON: the value of a response while it arrives. */
 import { newPartialJson, type CorePartialJson, type RawRepairOk } from './wasm.js';
 import { JsonRepairError, assertString, type JsonRepairErrorKind } from './errors.js';
-import { fail, plan, type ParseResult } from './repair.js';
+import { fail, plan, validResult, type ParseResult } from './repair.js';
 import { PartialValue } from './partial-value.js';
-import { PairJoiner } from './surrogates.js';
+import { PairJoiner, hasLoneSurrogate } from './surrogates.js';
 import { CompiledSchema, type SchemaInput } from './schema.js';
 import { compiled, extract, type ExtractOptions, type ExtractResult } from './extract.js';
 import { isStandardSchema, jsonSchemaOf, assertJsonSchema } from './standard.js';
@@ -72,19 +72,27 @@ export class PartialJsonParser<T = unknown> {
   #complete = false;
   readonly #pairs = new PairJoiner();
   #finished = false;
-  /** With a schema: the schema, the options for `extract`, and the text so far (for {@link PartialJsonParser.finishExtract}). */
+  /** With a schema: the schema and the options for `extract` (for {@link PartialJsonParser.finishExtract}). */
   #schema: CompiledSchema<T> | undefined;
   #options: PartialJsonOptions<T> | undefined;
-  #text: string[] | undefined;
+  /**
+   * The chunks so far, as given (references, not copies): `extract` reads them at the end, and so does the
+   * valid-JSON check when a lone surrogate reached the core as U+FFFD.
+   */
+  #text: string[] | undefined = [];
+  /** A chunk held a lone surrogate. */
+  #lone = false;
+  /** Whether `JSON.parse` may answer for valid text (no option could reject valid JSON). */
+  readonly #fastPath: boolean;
 
   constructor(options?: PartialJsonOptions<T>) {
     const p = plan(options, 'PartialJsonParser');
     if (options?.snapshots !== undefined && typeof options.snapshots !== 'boolean') throw new TypeError('PartialJsonParser: snapshots must be a boolean');
     this.#value = new PartialValue(jsonSchemaFor(options?.schema), options?.snapshots === true);
+    this.#fastPath = p.fastPath;
     if (options?.schema !== undefined) {
       this.#schema = compiled(options.schema, options, 'PartialJsonParser') as CompiledSchema<T>;
       this.#options = options;
-      this.#text = [];
     }
     if (options?.reasoningFirst !== undefined && typeof options.reasoningFirst !== 'boolean') throw new TypeError('PartialJsonParser: reasoningFirst must be a boolean');
     this.#core = newPartialJson(p.maxDepth, p.maxInputLength, p.forbid, p.fastPath, options?.reasoningFirst === true);
@@ -107,7 +115,8 @@ export class PartialJsonParser<T = unknown> {
     const core = this.#live('push');
     const text = this.#pairs.take(chunk);
     if (text !== '') {
-      this.#text?.push(text);
+      this.#text!.push(text);
+      if (!this.#lone && hasLoneSurrogate(text)) this.#lone = true;
       this.#apply(core.push(text));
     }
     return { value: this.#value.current as DeepPartial<T> | undefined, complete: this.#complete };
@@ -157,12 +166,32 @@ export class PartialJsonParser<T = unknown> {
    * @throws {JsonRepairError} as `parseAndRepair` would.
    */
   finish(): unknown {
-    return JSON.parse(this.#end('finish', false, true).json);
+    const valid = this.#validText('finish');
+    const r = this.#end('finish', false, true);
+    return valid === undefined ? JSON.parse(r.json) : JSON.parse(valid);
+  }
+
+  /**
+   * The whole text when it is valid JSON that held a lone surrogate: the core saw U+FFFD in its place, and
+   * valid JSON must come back exactly as `JSON.parse` builds it from the caller's text.
+   */
+  #validText(where: string): string | undefined {
+    this.#live(where);
+    if (!this.#fastPath || (!this.#lone && !hasLoneSurrogate(this.#pairs.peek()))) return undefined;
+    const text = this.#text!.join('') + this.#pairs.peek();
+    try {
+      JSON.parse(text);
+      return text;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Like {@link PartialJsonParser.finish}, with the report of `parseDetailed`. */
   finishDetailed(): ParseResult {
+    const valid = this.#validText('finishDetailed');
     const r = this.#end('finishDetailed', true, false);
+    if (valid !== undefined) return validResult(valid, JSON.parse(valid));
     const header = JSON.parse(r.header) as Pick<ParseResult, 'status' | 'repairs' | 'span'>;
     return { value: JSON.parse(r.json), json: r.json, status: header.status, repairs: header.repairs, span: header.span };
   }

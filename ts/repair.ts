@@ -269,7 +269,7 @@ export function parseDetailed(text: string, options?: RepairOptions): ParseResul
 }
 
 /** The detailed result for `text` that is valid JSON with the value `value`. */
-function validResult(text: string, value: unknown): ParseResult {
+export function validResult(text: string, value: unknown): ParseResult {
   const start = text.length - text.trimStart().length;
   const json = text.trim();
   return { value, json, status: 'valid', repairs: [], span: { start, end: start + json.length } };

@@ -335,3 +335,18 @@ test('reasoningFirst: a stream that starts inside reasoning (R1-style) never sho
   }
   assert.throws(() => new PartialJsonParser({ reasoningFirst: 1 }), TypeError);
 });
+
+test('regression: valid JSON holding a lone surrogate finishes exactly as JSON.parse builds it (found by the property suite)', () => {
+  for (const text of ['"\ud83d"', '{"a": "x\udc00"}', '["\ud83d", 1]  ', '"\ud83d']) {
+    for (const size of [1, 2, 100]) {
+      const p = new PartialJsonParser();
+      const q = new PartialJsonParser();
+      for (let i = 0; i < text.length; i += size) {
+        p.push(text.slice(i, i + size));
+        q.push(text.slice(i, i + size));
+      }
+      assert.equal(JSON.stringify(p.finish()), JSON.stringify(parseAndRepair(text)), `${JSON.stringify(text)} in ${size}s`);
+      assert.deepEqual(q.finishDetailed(), parseDetailed(text));
+    }
+  }
+});

@@ -1,0 +1,141 @@
+// Properties of the public API under random chunkings of hostile text (fast-check): nothing but a typed error
+// ever escapes, streaming ends exactly where the one-shot call does, and every partial value is a
+// prefix-consistent view of the final one. A short budget here; FUZZ_RUNS raises it for a long run.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { PartialJsonParser, StreamCleaner, parseAndRepair, clean, JsonRepairError, partialJsonValues, COMMON_THINK_TAGS } from 'llm-response-sanitizer';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
+
+/** Pieces models and attackers write: JSON tokens, repairs' triggers, tags, fences, control and astral characters, lone surrogates. */
+const piece = fc.oneof(
+  fc.constantFrom('{', '}', '[', ']', ',', ':', '"', "'", '“', '”', '\\', '\\u', '\\"', ' ', '\n', '\t', '\r', '\u0000', '\u0011', '\u000b', '\u00a0', '\u200b', '\ufeff'),
+  fc.constantFrom('true', 'Tru', 'None', 'NaN', '-', '1e', '0.5', '1,000', '02134', 'undefined', '...', '…', '//', '/*', '*/', '#', '+', '$id', '__proto__', 'F(', 'ObjectId("'),
+  fc.constantFrom('<think>', '</think>', '<THINKING>', '</reasoning>', '[THINK]', '[/THINK]', '```json\n', '```', '~~~', '<|im_start|>assistant', '[TOOL_CALLS]', 'Assistant:', '[Sent 5 min ago]'),
+  fc.constantFrom('\ud83d', '\ude80', '🚀', '你好', 'é', '—'),
+  fc.string({ maxLength: 6 }),
+);
+const text = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''));
+/** A text and the places to cut it (UTF-16 indices, so surrogate pairs get split too). */
+const chunked = text.chain((t) => fc.tuple(fc.constant(t), fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, t.length - 1) }), { maxLength: 12 })));
+
+function split(t, cuts) {
+  const at = [...cuts].filter((c) => c < t.length).sort((a, b) => a - b);
+  const out = [];
+  let last = 0;
+  for (const c of at) {
+    out.push(t.slice(last, c));
+    last = c;
+  }
+  out.push(t.slice(last));
+  return out;
+}
+
+/** The one-shot outcome: the value as JSON text, or the error's kind. A non-typed error fails the property. */
+function outcome(fn) {
+  try {
+    return JSON.stringify(fn());
+  } catch (e) {
+    if (!(e instanceof JsonRepairError)) throw e;
+    return `error ${e.kind}`;
+  }
+}
+
+/** Whether `partial` is consistent with `final`: every string shown is a prefix of the final one, every key shown is there. */
+function consistent(partial, final) {
+  if (partial === undefined) return true;
+  if (typeof partial === 'string') return typeof final === 'string' && final.startsWith(partial);
+  if (partial === null || typeof partial !== 'object') return Object.is(partial, final) || (typeof final === 'number' && typeof partial === 'number');
+  if (Array.isArray(partial)) return Array.isArray(final) && partial.length <= final.length && partial.every((v, i) => i === partial.length - 1 || consistent(v, final[i]));
+  return final !== null && typeof final === 'object' && !Array.isArray(final) && Object.keys(partial).every((k) => Object.hasOwn(final, k));
+}
+
+test('PartialJsonParser: any chunking of any text ends as parseAndRepair does, and nothing untyped escapes', () => {
+  fc.assert(
+    fc.property(chunked, ([t, cuts]) => {
+      const want = outcome(() => parseAndRepair(t));
+      const p = new PartialJsonParser();
+      const got = outcome(() => {
+        for (const c of split(t, cuts)) p.push(c);
+        return p.finish();
+      });
+      p.free();
+      assert.equal(got, want);
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test('PartialJsonParser: partial values shown while a stream grows agree with the final value (when it did not move)', () => {
+  fc.assert(
+    fc.property(chunked, ([t, cuts]) => {
+      let final;
+      try {
+        final = parseAndRepair(t);
+      } catch {
+        return;
+      }
+      // A whole text that is a JSON scalar (`"{"`) is that scalar, which no stream can know before its end.
+      if (final === null || typeof final !== 'object') {
+        try {
+          JSON.parse(t);
+          return;
+        } catch {
+          // not valid JSON: the partial values must agree
+        }
+      }
+      const p = new PartialJsonParser({ snapshots: true });
+      const shown = split(t, cuts).map((c) => p.push(c).value);
+      p.free();
+      // The last shown value before the end is a view of the final one unless the JSON moved or was re-read.
+      const last = shown.at(-1);
+      if (last !== undefined && !consistent(last, final) && !/<\/?think|<\/?reasoning|```|~~~|,\s*[{["]/i.test(t)) {
+        assert.fail(`shown ${JSON.stringify(last)} is not a view of ${JSON.stringify(final)}`);
+      }
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test('StreamCleaner: any chunking equals clean(), for the default and the common-tags options', () => {
+  const options = fc.constantFrom(undefined, { thinkTags: COMMON_THINK_TAGS }, { expectOnlyClosingThinkTag: true }, { removeTimestampPrefix: true, removeAssistantPrefix: true, trim: false });
+  fc.assert(
+    fc.property(chunked, options, ([t, cuts], o) => {
+      const s = new StreamCleaner(o);
+      const streamed = split(t, cuts).map((c) => s.push(c)).join('') + s.finish();
+      s.free();
+      assert.equal(streamed, clean(t, o));
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test('partialJsonValues over bytes split anywhere (inside UTF-8 sequences too) ends as parseAndRepair does', async () => {
+  await fc.assert(
+    fc.asyncProperty(chunked, async ([t, cuts]) => {
+      const bytes = new TextEncoder().encode(t);
+      const byteCuts = cuts.map((c) => Math.min(bytes.length, c));
+      const chunks = [];
+      let last = 0;
+      for (const c of [...new Set(byteCuts)].sort((a, b) => a - b)) {
+        chunks.push(bytes.subarray(last, c));
+        last = c;
+      }
+      chunks.push(bytes.subarray(last));
+      // Bytes decode lone surrogates to U+FFFD: compare with the one-shot call on the decoded text.
+      const want = outcome(() => parseAndRepair(new TextDecoder().decode(bytes)));
+      let got;
+      try {
+        let value;
+        for await (const u of partialJsonValues(chunks)) value = u.value;
+        got = JSON.stringify(value);
+      } catch (e) {
+        if (!(e instanceof JsonRepairError)) throw e;
+        got = `error ${e.kind}`;
+      }
+      assert.equal(got, want);
+    }),
+    { numRuns: Math.ceil(RUNS / 2) },
+  );
+});
