@@ -345,8 +345,15 @@ test('regression: valid JSON holding a lone surrogate finishes exactly as JSON.p
         p.push(text.slice(i, i + size));
         q.push(text.slice(i, i + size));
       }
-      assert.equal(JSON.stringify(p.finish()), JSON.stringify(parseAndRepair(text)), `${JSON.stringify(text)} in ${size}s`);
-      assert.deepEqual(q.finishDetailed(), parseDetailed(text));
+      const outcome = (fn) => {
+        try {
+          return JSON.stringify(fn());
+        } catch (e) {
+          return `${e.name} ${e.kind}`;
+        }
+      };
+      assert.equal(outcome(() => p.finish()), outcome(() => parseAndRepair(text)), `${JSON.stringify(text)} in ${size}s`);
+      assert.equal(outcome(() => q.finishDetailed()), outcome(() => parseDetailed(text)));
     }
   }
 });
