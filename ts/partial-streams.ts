@@ -9,7 +9,10 @@ import type { ExtractResult } from './extract.js';
 
 /** What the adapters emit: the value after each chunk, and at the end the finished value. */
 export interface PartialJsonUpdate<T = unknown> extends PartialJsonResult<T> {
-  /** True once, for the last update: `value` is what `parseAndRepair` gives for the whole text. */
+  /**
+   * True once, for the last update: `value` is what `parseAndRepair` gives for the whole text, or with a
+   * schema what `extract` gives (`result.value`) when it found a candidate.
+   */
   readonly done: boolean;
   /** On the last update of a stream parsed with a schema: what `extract` gives for the whole text (the value coerced and validated, or its issues). */
   readonly result?: ExtractResult<T>;
@@ -33,7 +36,9 @@ class PartialPump<T> {
     const tail = this.#decoder.end();
     if (tail !== '') this.#parser.push(tail);
     const { value, result } = this.#parser.finishBoth();
-    return result === undefined ? { value: value as DeepPartial<T>, complete: true, done: true } : { value: value as DeepPartial<T>, complete: true, done: true, result };
+    if (result === undefined) return { value: value as DeepPartial<T>, complete: true, done: true };
+    // With a schema the values shown were coerced on the way; the last is the checked one, when there is one.
+    return { value: (result.value !== undefined ? result.value : value) as DeepPartial<T>, complete: true, done: true, result };
   }
 
   free(): void {

@@ -10,12 +10,31 @@ const RESET = 0, OBJECT = 1, ARRAY = 2, CLOSE = 3, KEY = 4, STRING = 5, APPEND =
 type Container = Record<string, unknown> | unknown[];
 type Schema = Record<string, unknown> | boolean | undefined;
 
-/** Where a string value lives, and whether it is held back until complete. */
+/** Where a string value lives, whether it is held back until complete, and what it is then coerced to. */
 interface StringSlot {
   readonly parent: Container | undefined;
   readonly key: string | number;
   readonly held: boolean;
+  readonly coerceTo: 'integer' | 'number' | 'boolean' | undefined;
   text: string;
+}
+
+/** Which string coercions the partial value makes, as `extract` would with the same options. */
+export interface ScalarCoercions {
+  readonly integer: boolean;
+  readonly number: boolean;
+  readonly boolean: boolean;
+}
+
+const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+/** A complete string as `extract` coerces it toward `to`, or the string itself when it does not read as one. */
+function coerced(text: string, to: 'integer' | 'number' | 'boolean'): unknown {
+  const t = text.trim();
+  if (to === 'boolean') return /^true$/i.test(t) ? true : /^false$/i.test(t) ? false : text;
+  if (!NUMBER.test(t)) return text;
+  const n = Number(t);
+  return Number.isFinite(n) && (to === 'number' || Number.isInteger(n)) ? n : text;
 }
 
 /** Sets `parent[key]` as an own data property, even for `"__proto__"`. */
@@ -99,6 +118,22 @@ class SchemaWalk {
     return out;
   }
 
+  /**
+   * The type a string here is coerced to when it is complete (as `extract` coerces it): integer, number or
+   * boolean where the schemas name only such types, none of them string.
+   */
+  coercedScalar(schemas: readonly Schema[]): 'integer' | 'number' | 'boolean' | undefined {
+    const types = new Set<unknown>();
+    for (const s of schemas) {
+      for (const v of this.#variants(s)) {
+        if (Array.isArray(v.type)) for (const t of v.type) types.add(t);
+        else if (v.type !== undefined) types.add(v.type);
+      }
+    }
+    if (types.has('string')) return undefined;
+    return types.has('number') ? 'number' : types.has('integer') ? 'integer' : types.has('boolean') ? 'boolean' : undefined;
+  }
+
   /** Whether a string here must be one of a fixed set (`enum` or `const`), so a prefix would mislead. */
   isEnumString(schemas: readonly Schema[]): boolean {
     return schemas.some((s) =>
@@ -126,8 +161,11 @@ export class PartialValue {
   readonly #dirty: Container[] = [];
   #snapshot: unknown = undefined;
 
-  constructor(schema?: object, snapshots = false) {
+  readonly #coercions: ScalarCoercions | undefined;
+
+  constructor(schema?: object, snapshots = false, coercions?: ScalarCoercions) {
     this.#walk = schema === undefined ? undefined : new SchemaWalk(schema as Schema);
+    this.#coercions = coercions;
     this.#rootSchema = schema === undefined ? [] : [schema as Schema];
     this.#copies = snapshots ? new WeakMap() : undefined;
   }
@@ -208,9 +246,17 @@ export class PartialValue {
           break;
         case STRING: {
           const text = ops[i++] as string;
-          const held = this.#walk !== undefined && this.#walk.isEnumString(this.#nextSchemas());
+          let held = false;
+          let coerceTo: StringSlot['coerceTo'];
+          if (this.#walk !== undefined) {
+            const schemas = this.#nextSchemas();
+            // A string the schema wants as a number or boolean is shown complete and coerced, never as text.
+            coerceTo = this.#walk.coercedScalar(schemas);
+            if (coerceTo !== undefined && this.#coercions?.[coerceTo] !== true) coerceTo = undefined;
+            held = coerceTo !== undefined || this.#walk.isEnumString(schemas);
+          }
           const [parent, key] = this.#place(text, held);
-          this.#string = { parent, key, held, text };
+          this.#string = { parent, key, held, coerceTo, text };
           break;
         }
         case APPEND: {
@@ -225,8 +271,9 @@ export class PartialValue {
         case END_STRING: {
           const s = this.#string!;
           if (s.held) {
-            if (s.parent === undefined) this.root = s.text;
-            else put(s.parent, s.key, s.text);
+            const value = s.coerceTo === undefined ? s.text : coerced(s.text, s.coerceTo);
+            if (s.parent === undefined) this.root = value;
+            else put(s.parent, s.key, value);
           }
           this.#string = undefined;
           break;

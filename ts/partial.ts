@@ -88,7 +88,10 @@ export class PartialJsonParser<T = unknown> {
   constructor(options?: PartialJsonOptions<T>) {
     const p = plan(options, 'PartialJsonParser');
     if (options?.snapshots !== undefined && typeof options.snapshots !== 'boolean') throw new TypeError('PartialJsonParser: snapshots must be a boolean');
-    this.#value = new PartialValue(jsonSchemaFor(options?.schema), options?.snapshots === true);
+    // Strings are coerced on the way as extract coerces them at the end, under the same options.
+    const off = options?.coerce === false ? undefined : new Set(options?.forbidCoercions ?? []);
+    const coercions = off && { integer: !off.has('string_to_integer'), number: !off.has('string_to_number'), boolean: !off.has('string_to_boolean') };
+    this.#value = new PartialValue(jsonSchemaFor(options?.schema), options?.snapshots === true, coercions);
     this.#fastPath = p.fastPath;
     if (options?.schema !== undefined) {
       this.#schema = compiled(options.schema, options, 'PartialJsonParser') as CompiledSchema<T>;

@@ -251,7 +251,7 @@ test('with a schema, finishExtract gives extract’s result for the whole text, 
   for await (const u of partialJsonValues(text.match(/.{1,7}/gs), { schema })) updates.push(u);
   const last = updates.at(-1);
   assert.equal(last.done, true);
-  assert.deepEqual(last.value, parseAndRepair(text));
+  assert.deepEqual(last.value, extract(text, schema).value);
   assert.deepEqual(last.result, extract(text, schema));
   assert.ok(updates.slice(0, -1).every((u) => u.result === undefined));
   const plain = [];
@@ -356,4 +356,25 @@ test('regression: valid JSON holding a lone surrogate finishes exactly as JSON.p
       assert.equal(outcome(() => q.finishDetailed()), outcome(() => parseDetailed(text)));
     }
   }
+});
+
+test('with a schema, a string the schema wants as a number or boolean shows only complete, coerced as extract coerces it', () => {
+  const schema = { properties: { n: { type: 'integer' }, x: { type: ['number', 'null'] }, ok: { type: 'boolean' }, s: { type: 'string' }, bad: { type: 'integer' } } };
+  const text = '{"n": "12", "x": "2.5", "ok": "TRUE", "s": "34", "bad": "2.5"}';
+  for (const size of [1, 3]) {
+    const p = new PartialJsonParser({ schema, snapshots: true });
+    const shown = [];
+    for (let i = 0; i < text.length; i += size) shown.push(p.push(text.slice(i, i + size)).value);
+    for (const v of shown) {
+      if (v?.n !== undefined) assert.equal(v.n, 12, 'n is never a string on the way');
+      if (v?.ok !== undefined) assert.equal(v.ok, true);
+    }
+    assert.deepEqual(shown.at(-1), { n: 12, x: 2.5, ok: true, s: '34', bad: '2.5' }, 'a string that does not read as one stays a string');
+    // finish() is still parseAndRepair's; finishExtract is extract's.
+    assert.deepEqual(p.finish(), parseAndRepair(text));
+  }
+  const off = new PartialJsonParser({ schema, coerce: false });
+  assert.equal(off.push(text).value.n, '12');
+  const forbid = new PartialJsonParser({ schema, forbidCoercions: ['string_to_boolean'] });
+  assert.deepEqual(forbid.push(text).value, { n: 12, x: 2.5, ok: 'TRUE', s: '34', bad: '2.5' });
 });
