@@ -190,6 +190,12 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
     const parser = new PartialJsonParser<T>({ ...this.#options, schema: this.#options.schema ?? (true as SchemaInput<T>) });
     const parts: string[] = [];
     const thoughts: string[] = [];
+    const settle = (error: unknown): void => {
+      this.#text.reject(error);
+      this.#reasoning.reject(error);
+      this.#result.reject(error);
+    };
+    let ended = false;
     try {
       for await (const delta of this.#deltas(thoughts)) {
         parts.push(delta);
@@ -198,22 +204,19 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
       const text = parts.join('');
       const result = parser.finishExtract();
       const inText = cleanDetailed(text, { thinkTags: COMMON_THINK_TAGS }).reasoning;
+      ended = true;
       this.#text.resolve(text);
       this.#reasoning.resolve([thoughts.join(''), inText ?? ''].filter((r) => r !== '').join('\n\n'));
       this.#result.resolve(result);
       yield { partial: result.value as DeepPartial<T> | undefined, done: true, result };
     } catch (error) {
-      this.#text.reject(error);
-      this.#reasoning.reject(error);
-      this.#result.reject(error);
+      ended = true;
+      settle(error);
       throw error;
     } finally {
       parser.free();
       // Left before the end (a break, a cancel): the promises say so rather than never settle.
-      const early = new Error('objectStream: the stream was left before its end');
-      this.#text.reject(early);
-      this.#reasoning.reject(early);
-      this.#result.reject(early);
+      if (!ended) settle(new Error('objectStream: the stream was left before its end'));
     }
   }
 }
