@@ -139,3 +139,93 @@ test('partialJsonValues over bytes split anywhere (inside UTF-8 sequences too) e
     { numRuns: Math.ceil(RUNS / 2) },
   );
 });
+
+test('serverSentEvents and openAITextStream: any cut of the bytes gives the same events and text', async () => {
+  const { serverSentEvents, openAITextStream } = await import('llm-response-sanitizer');
+  const delta = fc.array(piece, { minLength: 1, maxLength: 4 }).map((p) => p.join(''));
+  await fc.assert(
+    fc.asyncProperty(fc.array(delta, { minLength: 1, maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r'), fc.uniqueArray(fc.nat(), { maxLength: 10 }), async (deltas, eol, cuts) => {
+      const body = deltas.map((d) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: d } }] })}${eol}${eol}`).join('') + `data: [DONE]${eol}${eol}`;
+      const bytes = new TextEncoder().encode(body);
+      const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+      const chunks = [];
+      let last = 0;
+      for (const c of at) {
+        chunks.push(bytes.subarray(last, c));
+        last = c;
+      }
+      chunks.push(bytes.subarray(last));
+      const events = [];
+      for await (const e of serverSentEvents(chunks)) events.push(e.data);
+      assert.equal(events.length, deltas.length + 1);
+      let text = '';
+      for await (const d of openAITextStream(chunks)) text += d;
+      // JSON.stringify of a lone surrogate escapes it, so the text comes back exactly.
+      assert.equal(text, deltas.join(''));
+    }),
+    { numRuns: Math.ceil(RUNS / 3) },
+  );
+});
+
+test('hostile arguments to every exported function and constructor: only TypeError, RangeError or a typed error', async () => {
+  const api = await import('llm-response-sanitizer');
+  const hostile = [
+    undefined,
+    null,
+    42,
+    10n,
+    Symbol('s'),
+    () => '{}',
+    [],
+    [1, '{"a":1}'],
+    { toString: () => '{"a": 1}' },
+    { get length() { throw new Error('getter ran'); } },
+    new Proxy({}, { get() { throw new Error('proxy trap ran'); } }),
+    new String('{"a": 1}'),
+    Object.create(null),
+  ];
+  // The caller's own getter or trap may throw through us: that error is theirs. Anything else must be typed.
+  const theirs = (e) => e instanceof Error && (e.message === 'getter ran' || e.message === 'proxy trap ran');
+  const typed = (e) => theirs(e) || e instanceof TypeError || e instanceof RangeError || (e instanceof Error && ['JsonRepairError', 'SchemaCompileError', 'JsonProcessingError', 'LLMProcessingError', 'ProviderError'].includes(e.name));
+  const describe = (x) => {
+    try {
+      return typeof x === 'symbol' ? 'a symbol' : typeof x === 'bigint' ? 'a bigint' : Object.prototype.toString.call(x);
+    } catch {
+      return 'a throwing proxy';
+    }
+  };
+  const calls = [
+    (x) => api.parseAndRepair(x),
+    (x) => api.repairJson(x),
+    (x) => api.parseDetailed(x),
+    (x) => api.parseAndRepair('{"a": 1,}', x),
+    (x) => api.clean(x),
+    (x) => api.clean('x', x),
+    (x) => api.cleanDetailed(x),
+    (x) => new api.StreamCleaner(x),
+    (x) => new api.StreamCleaner().push(x),
+    (x) => new api.PartialJsonParser(x),
+    (x) => new api.PartialJsonParser().push(x),
+    (x) => api.extract(x, { type: 'object' }),
+    (x) => api.extract('{"a": 1}', x),
+    (x) => api.extract('{"a": 1}', { type: 'object' }, x),
+    (x) => api.compileSchema(x),
+    (x) => api.validate({}, x),
+    (x) => api.buildCorrectionPrompt(x),
+    (x) => api.LLMResponseSanitizer.sanitize(x),
+  ];
+  let count = 0;
+  for (const call of calls) {
+    for (const x of hostile) {
+      try {
+        call(x);
+      } catch (e) {
+        assert.ok(typed(e), `${call} with ${describe(x)}: ${e?.name}: ${e?.message}`);
+      }
+      count++;
+    }
+  }
+  // After all of that the module still works.
+  assert.deepEqual(api.parseAndRepair("{'ok': True,}"), { ok: true });
+  assert.ok(count > 200);
+});
