@@ -12,6 +12,7 @@ import {
   COMMON_THINK_TAGS,
 } from 'llm-response-sanitizer';
 import { rng } from '../../benches/workloads.mjs';
+import { cutAt } from './fixtures.mjs';
 
 const { cases } = JSON.parse(readFileSync(new URL('../fixtures/clean/cases.json', import.meta.url), 'utf8'));
 
@@ -149,14 +150,7 @@ test('every chunking of generated text equals clean(), which equals the spec rea
     const options = genOptions(r);
     const whole = clean(text, options);
     assert.equal(whole, specClean(wellFormed(text), options), JSON.stringify({ text, options }));
-    const cuts = Array.from({ length: Math.floor(r() * 10) }, () => Math.floor(r() * (text.length + 1))).sort((a, b) => a - b);
-    const chunks = [];
-    let prev = 0;
-    for (const c of cuts) {
-      chunks.push(text.slice(prev, c));
-      prev = c;
-    }
-    chunks.push(text.slice(prev));
+    const chunks = cutAt(text, Array.from({ length: Math.floor(r() * 10) }, () => Math.floor(r() * (text.length + 1))));
     assert.equal(streamed(chunks, options), whole, JSON.stringify({ chunks, options }));
   }
 });

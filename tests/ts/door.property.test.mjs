@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { cutAt } from './fixtures.mjs';
 import { PartialJsonParser, StreamCleaner, parseAndRepair, clean, JsonRepairError, partialJsonValues, COMMON_THINK_TAGS } from 'llm-response-sanitizer';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
@@ -20,17 +21,6 @@ const text = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''));
 /** A text and the places to cut it (UTF-16 indices, so surrogate pairs get split too). */
 const chunked = text.chain((t) => fc.tuple(fc.constant(t), fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, t.length - 1) }), { maxLength: 12 })));
 
-function split(t, cuts) {
-  const at = [...cuts].filter((c) => c < t.length).sort((a, b) => a - b);
-  const out = [];
-  let last = 0;
-  for (const c of at) {
-    out.push(t.slice(last, c));
-    last = c;
-  }
-  out.push(t.slice(last));
-  return out;
-}
 
 /** The one-shot outcome: the value as JSON text, or the error's kind. A non-typed error fails the property. */
 function outcome(fn) {
@@ -57,7 +47,7 @@ test('PartialJsonParser: any chunking of any text ends as parseAndRepair does, a
       const want = outcome(() => parseAndRepair(t));
       const p = new PartialJsonParser();
       const got = outcome(() => {
-        for (const c of split(t, cuts)) p.push(c);
+        for (const c of cutAt(t, cuts)) p.push(c);
         return p.finish();
       });
       p.free();
@@ -86,7 +76,7 @@ test('PartialJsonParser: partial values shown while a stream grows agree with th
         }
       }
       const p = new PartialJsonParser({ snapshots: true });
-      const shown = split(t, cuts).map((c) => p.push(c).value);
+      const shown = cutAt(t, cuts).map((c) => p.push(c).value);
       p.free();
       // The last shown value before the end is a view of the final one unless the JSON moved or was re-read.
       const last = shown.at(-1);
@@ -103,7 +93,7 @@ test('StreamCleaner: any chunking equals clean(), for the default and the common
   fc.assert(
     fc.property(chunked, options, ([t, cuts], o) => {
       const s = new StreamCleaner(o);
-      const streamed = split(t, cuts).map((c) => s.push(c)).join('') + s.finish();
+      const streamed = cutAt(t, cuts).map((c) => s.push(c)).join('') + s.finish();
       s.free();
       assert.equal(streamed, clean(t, o));
     }),
@@ -115,14 +105,7 @@ test('partialJsonValues over bytes split anywhere (inside UTF-8 sequences too) e
   await fc.assert(
     fc.asyncProperty(chunked, async ([t, cuts]) => {
       const bytes = new TextEncoder().encode(t);
-      const byteCuts = cuts.map((c) => Math.min(bytes.length, c));
-      const chunks = [];
-      let last = 0;
-      for (const c of [...new Set(byteCuts)].sort((a, b) => a - b)) {
-        chunks.push(bytes.subarray(last, c));
-        last = c;
-      }
-      chunks.push(bytes.subarray(last));
+      const chunks = cutAt(bytes, cuts);
       // Bytes decode lone surrogates to U+FFFD: compare with the one-shot call on the decoded text.
       const want = outcome(() => parseAndRepair(new TextDecoder().decode(bytes)));
       let got;
@@ -147,14 +130,7 @@ test('serverSentEvents and openAITextStream: any cut of the bytes gives the same
     fc.asyncProperty(fc.array(delta, { minLength: 1, maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r'), fc.uniqueArray(fc.nat(), { maxLength: 10 }), async (deltas, eol, cuts) => {
       const body = deltas.map((d) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: d } }] })}${eol}${eol}`).join('') + `data: [DONE]${eol}${eol}`;
       const bytes = new TextEncoder().encode(body);
-      const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-      const chunks = [];
-      let last = 0;
-      for (const c of at) {
-        chunks.push(bytes.subarray(last, c));
-        last = c;
-      }
-      chunks.push(bytes.subarray(last));
+      const chunks = cutAt(bytes, cuts.map((c) => c % (bytes.length + 1)));
       const events = [];
       for await (const e of serverSentEvents(chunks)) events.push(e.data);
       assert.equal(events.length, deltas.length + 1);

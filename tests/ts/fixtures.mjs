@@ -19,3 +19,19 @@ export function repairFixtures() {
       };
     });
 }
+
+/**
+ * `seq` (a string or bytes) cut at `cuts` (in any order, clamped to its length). A repeated cut, or one at either
+ * end, leaves an empty chunk: streams must take those too.
+ */
+export function cutAt(seq, cuts) {
+  const at = cuts.map((c) => Math.min(c, seq.length)).sort((a, b) => a - b);
+  const out = [];
+  let last = 0;
+  for (const c of at) {
+    out.push(seq.slice(last, c));
+    last = c;
+  }
+  out.push(seq.slice(last));
+  return out;
+}
