@@ -27,11 +27,17 @@ fs.writeFileSync(process.argv[1] + ".base64.d.ts", "/** The WebAssembly module, 
 rm -rf dist
 node_modules/.bin/tsc -p tsconfig.json
 # CommonJS consumers (`module: node16`) resolve the "require" condition: the same declarations as .d.cts,
-# whose relative imports name .cjs, so TypeScript reads them as CommonJS (Node >= 20.19 require()s the ESM).
+# whose relative imports name .cjs, so TypeScript reads them as CommonJS.
 mkdir -p dist/cjs
 for f in dist/*.d.ts; do
   sed -E "s#(from|import\() '(\./[^']+)\.js'#\1 '\2.cjs'#g" "$f" > "dist/cjs/$(basename "$f" .d.ts).d.cts"
 done
+# A CommonJS build of the Node entry for loaders that cannot require() ES modules (Jest's module system,
+# Node before 20.19, ts-node in CommonJS mode). It reads the same .wasm: `import.meta.url` becomes dist/node.js.
+node_modules/.bin/esbuild dist/node.js --bundle --format=cjs --platform=node --target=node18 --log-level=warning \
+  --define:import.meta.url=__module_url \
+  --banner:js="const __module_url = require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', 'node.js')).href;" \
+  --outfile=dist/cjs/index.cjs
 # One file for a page with no bundler (one request, nothing to serve beside it): the inline entry, bundled.
 node_modules/.bin/esbuild dist/inline.js --bundle --format=esm --target=es2022 --minify --legal-comments=none \
   --log-level=warning --outfile=dist/standalone.js

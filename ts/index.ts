@@ -31,11 +31,14 @@ export {
   InMemoryMetricsCollector,
   safeDispatchError,
   SYSTEM_ERROR_EVENT,
+  LLM_TURN_ACTION_RESPONSE_SCHEMA_ID,
 } from './service.js';
 export type {
   Logger,
   EventDispatcher,
   JsonProcessingStage,
+  JsonProcessingErrorDetails,
+  TurnNote,
   StageMetric,
   MetricsCollector,
   MetricsSummary,

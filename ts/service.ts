@@ -9,7 +9,6 @@ import { clean as cleanText } from './clean.js';
 import { parseDetailed } from './repair.js';
 import { extractAsync } from './extract.js';
 import { compileSchema, type CompiledSchema, type SchemaInput } from './schema.js';
-import { assertString } from './errors.js';
 import type { SchemaIssue } from './schema.js';
 import type { ParseResult, RepairRecord } from './repair.js';
 import type { CoercionRecord } from './extract.js';
@@ -30,26 +29,46 @@ export interface EventDispatcher {
 /** The event the service dispatches on every failure: `{message, details}`. */
 export const SYSTEM_ERROR_EVENT = 'core:system_error_occurred';
 
-/** The stage a `JsonProcessingError` comes from. */
-export type JsonProcessingStage = 'initial_clean' | 'initial_parse' | 'repair';
+/**
+ * The stage a `JsonProcessingError` comes from, with the engine's names: `initial_clean` (nothing left after
+ * cleaning) and `final_parse_after_repair` (no JSON could be read, even with repairs).
+ */
+export type JsonProcessingStage = 'initial_clean' | 'final_parse_after_repair';
 
-/** JSON could not be obtained from an LLM response (the Living Narrative Engine's error, with its fields). */
+/** What a `JsonProcessingError` is built from; every field is optional, as in the engine. */
+export interface JsonProcessingErrorDetails {
+  readonly stage?: JsonProcessingStage | (string & {});
+  readonly originalError?: unknown;
+  readonly initialParseError?: unknown;
+  readonly attemptedJsonString?: string;
+}
+
+const stackOf = (e: unknown): string | undefined => (e instanceof Error && typeof e.stack === 'string' ? e.stack : undefined);
+
+/**
+ * JSON could not be obtained from an LLM response (the Living Narrative Engine's error, with its fields).
+ * Its `stack` ends with the stacks of `originalError` and `initialParseError`, as the engine's does.
+ */
 export class JsonProcessingError extends Error {
   override readonly name = 'JsonProcessingError';
-  readonly stage: JsonProcessingStage;
-  /** The error of the last attempt (for `repair`, the repairer's `JsonRepairError`). */
+  readonly stage: JsonProcessingStage | (string & {}) | undefined;
+  /** The error of the last attempt (after repair: the repairer's `JsonRepairError`). */
   readonly originalError: unknown;
   /** The `JSON.parse` error of the cleaned text, when parsing was tried. */
   readonly initialParseError: unknown;
-  /** The cleaned text that was parsed. */
+  /** The text that was being parsed: the cleaned text, or for `initial_clean` the raw response. */
   readonly attemptedJsonString: string | undefined;
 
-  constructor(message: string, fields: { stage: JsonProcessingStage; originalError?: unknown; initialParseError?: unknown; attemptedJsonString?: string }) {
-    super(message, { cause: fields.originalError });
-    this.stage = fields.stage;
-    this.originalError = fields.originalError;
-    this.initialParseError = fields.initialParseError;
-    this.attemptedJsonString = fields.attemptedJsonString;
+  constructor(message: string, details: JsonProcessingErrorDetails = {}) {
+    super(message, details.originalError === undefined ? undefined : { cause: details.originalError });
+    this.stage = details.stage;
+    this.originalError = details.originalError;
+    this.initialParseError = details.initialParseError;
+    this.attemptedJsonString = details.attemptedJsonString;
+    const caused = stackOf(details.originalError);
+    const initial = stackOf(details.initialParseError);
+    if (caused !== undefined) this.stack = `${this.stack}\nCaused by: ${caused}`;
+    if (initial !== undefined) this.stack = `${this.stack}\nInitial parse error: ${initial}`;
   }
 }
 
@@ -59,24 +78,33 @@ export class LLMProcessingError extends Error {
   readonly details: Readonly<Record<string, unknown>>;
 
   constructor(message: string, details: Record<string, unknown> = {}) {
-    super(message, { cause: details.originalError });
+    super(message, details.originalError === undefined ? undefined : { cause: details.originalError });
     this.details = details;
   }
 }
 
-/** Dispatches the error event; a dispatcher that throws or rejects is logged, never propagated. */
-export function safeDispatchError(dispatcher: EventDispatcher | undefined, message: string, details: Record<string, unknown>, logger?: Logger): void {
+/**
+ * Dispatches `core:system_error_occurred` `{message, details}` (`details` defaults to `{}`). A dispatcher that
+ * throws or rejects, or none at all, is logged through `logger.error` and never propagated. Resolves `true`
+ * when the dispatcher took the event (it returned or resolved anything but `false`).
+ */
+export function safeDispatchError(dispatcher: EventDispatcher | undefined, message: string, details: Record<string, unknown> = {}, logger?: Logger): Promise<boolean> {
   if (!dispatcher || typeof dispatcher.dispatch !== 'function') {
     logger?.error?.(`${message} (no event dispatcher)`, details);
-    return;
+    return Promise.resolve(false);
   }
+  const failed = (e: unknown) => {
+    logger?.error?.(`dispatching '${SYSTEM_ERROR_EVENT}' failed`, e);
+    return false;
+  };
   try {
     const result = dispatcher.dispatch(SYSTEM_ERROR_EVENT, { message, details });
     if (result && typeof (result as PromiseLike<unknown>).then === 'function') {
-      (result as Promise<unknown>).then(undefined, (e: unknown) => logger?.error?.(`dispatching '${SYSTEM_ERROR_EVENT}' failed`, e));
+      return Promise.resolve(result).then((r) => r !== false, failed);
     }
+    return Promise.resolve(result !== false);
   } catch (e) {
-    logger?.error?.(`dispatching '${SYSTEM_ERROR_EVENT}' failed`, e);
+    return Promise.resolve(failed(e));
   }
 }
 
@@ -197,16 +225,64 @@ export interface ParseAndRepairServiceOptions {
   actorId?: string;
 }
 
+/** The `TypeError` message for a non-string response, the engine's. */
+const NOT_A_STRING = "Input 'jsonString' must be a string.";
+/** The `initial_clean` message, the engine's. */
+const EMPTY_AFTER_CLEANING = 'Cleaned JSON string is null or empty, cannot parse.';
+
+/** The first 100 characters of `text` (never half a surrogate pair), with `...` when there is more. */
+function preview(text: string): string {
+  if (text.length <= 100) return text;
+  const cut = /[\ud800-\udbff]/.test(text[99]!) ? 99 : 100;
+  return `${text.slice(0, cut)}...`;
+}
+
+/** `{message, name}` of an error, for event details that must survive structured cloning and JSON. */
+function describeError(e: unknown): { message: string; name: string } {
+  return e instanceof Error ? { message: e.message, name: e.name } : { message: String(e), name: typeof e };
+}
+
+/**
+ * Reports a failure: as the error event when there is a dispatcher, otherwise through `logger.error`
+ * (with `details` as the second argument only when there are some).
+ */
+function report(message: string, details: Record<string, unknown> | undefined, dispatcher: EventDispatcher | undefined, logger: Logger | undefined): void {
+  if (dispatcher) void safeDispatchError(dispatcher, message, details ?? {}, logger);
+  else if (details === undefined) logger?.error?.(message);
+  else logger?.error?.(message, details);
+}
+
+/** The text inside a code fence that wraps all of `text` (its info string dropped), or `text` itself. */
+function unfenced(text: string): string {
+  if (text.length < 6 || !text.startsWith('```') || !text.endsWith('```')) return text;
+  let i = 3;
+  while (i < text.length - 3 && /[\w.+-]/.test(text[i]!)) i++;
+  return text.slice(i, text.length - 3).trim();
+}
+
+/**
+ * `text` without a lead-in such as "Sure, here is the JSON:" or "The JSON response is:": a first line that
+ * ends with a colon within its first 100 characters and names JSON.
+ */
+function withoutLeadIn(text: string): string {
+  const colon = text.indexOf(':');
+  if (colon < 0 || colon > 100) return text;
+  const head = text.slice(0, colon);
+  return /\bjson\b/i.test(head) && !/[\n{}[\]"`]/.test(head) ? text.slice(colon + 1).trim() : text;
+}
+
 /** Cleaning, parsing and repairing the JSON of an LLM response, as the Living Narrative Engine's `LlmJsonService`. */
 export class LlmJsonService {
   /**
    * The JSON part of a response: reasoning blocks removed, then the text of the JSON value the locator finds
-   * (past conversational prefixes such as "Sure, here is the JSON:" and out of code fences); the cleaned text,
-   * trimmed, when there is none.
+   * (past conversational prefixes such as "Sure, here is the JSON:" and out of code fences). When there is no
+   * JSON value, the trimmed text without a lead-in and without a fence around it: `''` for a response that
+   * is only "Here is the JSON:" or an empty fence. Anything but a string is returned as it is, as the engine does.
    */
-  clean(raw: string): string {
-    assertString(raw, 'LlmJsonService.clean');
-    return this.#read(raw).cleaned;
+  clean(raw: string): string;
+  clean<T>(raw: T): T;
+  clean(raw: unknown): unknown {
+    return typeof raw === 'string' ? this.#read(raw).cleaned : raw;
   }
 
   /**
@@ -220,29 +296,32 @@ export class LlmJsonService {
       const { start, end } = result.span;
       return { cleaned: end > start ? text.slice(start, end) : text, result };
     } catch (error) {
-      // No JSON value: the cleaned text is what there is.
-      return { cleaned: text, error };
+      // No JSON value: what is left once the wrapping is gone.
+      return { cleaned: unfenced(withoutLeadIn(text)), error };
     }
   }
 
   /**
    * The value of the JSON in `raw`: strict `JSON.parse` of the cleaned text first, then what the repairer read.
-   * The `clean` metric carries the time of locating and reading the JSON; `repair` only what follows.
+   * Failures are reported before the throw: as `core:system_error_occurred` through `dispatcher`, else through
+   * `logger.error`. The `clean` metric carries the time of locating and reading the JSON; `repair` only what follows.
    *
-   * @throws {TypeError} when `raw` is not a string.
-   * @throws {JsonProcessingError} `initial_clean` when nothing is left after cleaning, `repair` when no JSON
-   * could be read; an error event is dispatched first.
+   * @throws {TypeError} when `raw` is not a string (`Input 'jsonString' must be a string.`).
+   * @throws {JsonProcessingError} `initial_clean` when nothing is left after cleaning, `final_parse_after_repair`
+   * when no JSON could be read.
    */
   async parseAndRepair(raw: string, options: ParseAndRepairServiceOptions = {}): Promise<unknown> {
-    const { logger, dispatcher, metricsCollector, actorId } = options;
-    assertString(raw, 'LlmJsonService.parseAndRepair');
+    const { logger, dispatcher, metricsCollector, actorId } = options ?? {};
+    if (typeof raw !== 'string') {
+      report(`parseAndRepair: ${NOT_A_STRING} Received type: ${typeof raw}`, undefined, dispatcher, logger);
+      throw new TypeError(NOT_A_STRING);
+    }
     let t = now();
     const { cleaned, result, error: repairError } = this.#read(raw);
     metricsCollector?.record({ stage: 'clean', outcome: cleaned ? 'ok' : 'failed', durationMs: now() - t, actorId, inputLength: raw.length, outputLength: cleaned.length });
     if (!cleaned) {
-      const error = new JsonProcessingError('the response is empty after cleaning', { stage: 'initial_clean', attemptedJsonString: cleaned });
-      safeDispatchError(dispatcher, error.message, { stage: error.stage, rawResponse: raw, actorId }, logger);
-      throw error;
+      report(`parseAndRepair: ${EMPTY_AFTER_CLEANING}`, { originalInput: raw }, dispatcher, logger);
+      throw new JsonProcessingError(EMPTY_AFTER_CLEANING, { stage: 'initial_clean', attemptedJsonString: raw });
     }
     t = now();
     let initialParseError: unknown;
@@ -250,99 +329,156 @@ export class LlmJsonService {
       const value: unknown = JSON.parse(cleaned);
       metricsCollector?.record({ stage: 'parse', outcome: 'ok', durationMs: now() - t, actorId, inputLength: cleaned.length });
       metricsCollector?.record({ stage: 'repair', outcome: 'ok', durationMs: 0, actorId, repairKinds: [] });
+      logger?.debug?.('parseAndRepair: Successfully parsed JSON on first attempt after cleaning.', { inputLength: raw.length, cleanedLength: cleaned.length });
       return value;
     } catch (e) {
       initialParseError = e;
       metricsCollector?.record({ stage: 'parse', outcome: 'failed', durationMs: now() - t, actorId, inputLength: cleaned.length });
-      logger?.warn?.('initial JSON.parse failed; repairing', { error: String(e) });
+      logger?.warn?.(`parseAndRepair: Initial JSON.parse failed after cleaning. Attempting repair. Error: ${describeError(e).message}`, {
+        originalInputLength: raw.length,
+        cleanedJsonStringLength: cleaned.length,
+        cleanedJsonPreview: preview(cleaned),
+        error: describeError(e),
+      });
     }
     t = now();
     if (result) {
       const kinds = result.repairs.map((r: RepairRecord) => r.kind);
       metricsCollector?.record({ stage: 'repair', outcome: 'repaired', durationMs: now() - t, actorId, inputLength: raw.length, outputLength: result.json.length, repairKinds: kinds });
-      logger?.debug?.('repaired the JSON', { repairs: kinds });
+      logger?.debug?.('parseAndRepairJson: Successfully parsed JSON after repair.', { cleanedLength: cleaned.length, repairedLength: result.json.length, repairs: result.repairs });
       return result.value;
     }
     metricsCollector?.record({ stage: 'repair', outcome: 'failed', durationMs: now() - t, actorId, inputLength: raw.length });
-    const error = new JsonProcessingError(`no JSON could be read from the response: ${(repairError as Error)?.message ?? String(repairError)}`, {
-      stage: 'repair',
-      originalError: repairError,
-      initialParseError,
-      attemptedJsonString: cleaned,
-    });
-    safeDispatchError(dispatcher, error.message, { stage: error.stage, rawResponse: raw, actorId, error: String(repairError) }, logger);
-    throw error;
+    const message = `Failed to parse JSON even after repair attempt. Repair/Parse Error: ${describeError(repairError).message}`;
+    report(`parseAndRepairJson: ${message}`, {
+      cleanedJsonStringLength: cleaned.length,
+      cleanedJsonPreview: preview(cleaned),
+      initialParseError: describeError(initialParseError),
+      repairAndParseError: describeError(repairError),
+    }, dispatcher, logger);
+    throw new JsonProcessingError(message, { stage: 'final_parse_after_repair', originalError: repairError, initialParseError, attemptedJsonString: cleaned });
   }
 }
 
 /** A validator in the shape of the engines' `ISchemaValidator`. */
 export interface SchemaValidatorLike {
   validate(schemaId: string, data: unknown): { isValid: boolean; errors?: readonly unknown[] | null };
+  /** Whether the schema with this id is loaded; the processor checks `schemaId` once, in the constructor. */
+  isSchemaLoaded(schemaId: string): boolean;
 }
 
-/** Options of `LLMResponseProcessor`: a JSON Schema (`schema`), or an engine's `schemaValidator` with `schemaId`. */
+/** The id of the engine's turn-action schema, `schemaId`'s default: its values become `action` and `extractedData`. */
+export const LLM_TURN_ACTION_RESPONSE_SCHEMA_ID = 'llmTurnActionResponseSchema/v5';
+
+/**
+ * Options of `LLMResponseProcessor`. Either a `schema` (this package extracts and validates), or the engine's
+ * four dependencies: `schemaValidator`, `logger`, `safeEventDispatcher` and `llmJsonService`, each required
+ * and checked as the engine checks them.
+ */
 export interface LLMResponseProcessorOptions {
   /** A JSON Schema, a Standard Schema (zod, valibot, arktype, effect) or a {@link CompiledSchema}. */
   schema?: SchemaInput;
   schemaValidator?: SchemaValidatorLike;
-  /** The schema id passed to `schemaValidator.validate` (default `'llm-turn-action-response'`). */
+  /** The schema id passed to `schemaValidator` (default {@link LLM_TURN_ACTION_RESPONSE_SCHEMA_ID}). */
   schemaId?: string;
   logger?: Logger;
   safeEventDispatcher?: EventDispatcher;
-  llmJsonService?: LlmJsonService;
+  /** Anything with `parseAndRepair(raw, {logger})`; with a `schemaValidator` it is required. */
+  llmJsonService?: Pick<LlmJsonService, 'parseAndRepair'>;
   metricsCollector?: MetricsCollector;
 }
 
-/** What `processResponse` returns. `action` and `extractedData` are there for turn-action values. */
+/** A note as the turn-action schema defines it (the engine also accepts plain strings). */
+export type TurnNote = string | { readonly text: string; readonly subject: string; readonly context?: string; readonly timestamp?: string; readonly [key: string]: unknown };
+
+/**
+ * What `processResponse` returns. A turn action (the default `schemaId`, or a value with a numeric
+ * `chosenIndex` and a string `speech`) has `action` and `extractedData`, and then `value`, `coercions` and
+ * `repairs` are not enumerable, so the result deep-equals the engine's `{success, action, extractedData}`.
+ */
 export interface ProcessedResponse {
   readonly success: true;
   /** The whole validated value (after coercions). */
   readonly value: unknown;
   readonly action?: { readonly chosenIndex: number; readonly speech: string };
-  readonly extractedData?: { readonly thoughts: string; readonly notes?: readonly unknown[] };
+  readonly extractedData?: {
+    readonly thoughts: string;
+    readonly notes?: readonly TurnNote[];
+    readonly cognitiveLedger?: { readonly settled_conclusions: readonly string[]; readonly open_questions: readonly string[] };
+  };
   readonly coercions: readonly CoercionRecord[];
   readonly repairs: readonly RepairRecord[];
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isFunction = (o: unknown, name: string): boolean => typeof o === 'object' && o !== null && typeof (o as Record<string, unknown>)[name] === 'function';
 
-/** Turns a raw LLM response into a validated value, as the Living Narrative Engine's `LLMResponseProcessor`. */
+/**
+ * Turns a raw LLM response into a validated value, as the Living Narrative Engine's `LLMResponseProcessor`:
+ * the same constructor checks, messages, events and result for the engine's dependencies, and with a
+ * `schema` this package's extraction (the right candidate, coercions, every issue).
+ */
 export class LLMResponseProcessor {
   readonly #schema: CompiledSchema | undefined;
   readonly #validator: SchemaValidatorLike | undefined;
   readonly #schemaId: string;
   readonly #logger: Logger | undefined;
   readonly #dispatcher: EventDispatcher | undefined;
-  readonly #json: LlmJsonService;
+  readonly #json: Pick<LlmJsonService, 'parseAndRepair'>;
   readonly #metrics: MetricsCollector | undefined;
 
+  /**
+   * @throws {TypeError} for options that are not an object, neither `schema` nor `schemaValidator`, or (with a
+   * `schemaValidator`) a dependency that is missing or lacks its methods, with the engine's messages.
+   * @throws {Error} `Schema <id> not loaded` when `schemaValidator.isSchemaLoaded(schemaId)` is false.
+   */
   constructor(options: LLMResponseProcessorOptions) {
     if (typeof options !== 'object' || options === null) throw new TypeError('LLMResponseProcessor expects an options object');
-    if (options.schema === undefined && options.schemaValidator === undefined) throw new TypeError('LLMResponseProcessor needs a schema or a schemaValidator');
-    this.#schema = options.schema === undefined ? undefined : compileSchema(options.schema);
-    this.#validator = options.schemaValidator;
-    this.#schemaId = options.schemaId ?? 'llm-turn-action-response';
-    this.#logger = options.logger;
-    this.#dispatcher = options.safeEventDispatcher;
-    this.#json = options.llmJsonService ?? new LlmJsonService();
+    const { schema, schemaValidator, logger, safeEventDispatcher, llmJsonService } = options;
+    this.#schemaId = options.schemaId ?? LLM_TURN_ACTION_RESPONSE_SCHEMA_ID;
+    if (schema === undefined) {
+      if (!isFunction(schemaValidator, 'validate') || !isFunction(schemaValidator, 'isSchemaLoaded')) {
+        throw new TypeError('LLMResponseProcessor needs a valid ISchemaValidator');
+      }
+      if (!logger) throw new TypeError('LLMResponseProcessor needs a valid ILogger');
+      if (!isFunction(safeEventDispatcher, 'dispatch')) throw new TypeError('LLMResponseProcessor requires a valid ISafeEventDispatcher');
+      if (!isFunction(llmJsonService, 'parseAndRepair')) throw new TypeError('LLMResponseProcessor requires a valid LlmJsonService');
+      if (!schemaValidator!.isSchemaLoaded(this.#schemaId)) throw new Error(`Schema ${this.#schemaId} not loaded`);
+    }
+    this.#schema = schema === undefined ? undefined : compileSchema(schema);
+    this.#validator = schema === undefined ? schemaValidator : undefined;
+    this.#logger = logger;
+    this.#dispatcher = safeEventDispatcher;
+    this.#json = llmJsonService ?? new LlmJsonService();
     this.#metrics = options.metricsCollector;
   }
 
-  #fail(message: string, details: Record<string, unknown>): never {
-    safeDispatchError(this.#dispatcher, message, details, this.#logger);
+  #fail(message: string, eventMessage: string, eventDetails: Record<string, unknown>, details: Record<string, unknown>): never {
+    void safeDispatchError(this.#dispatcher, eventMessage, eventDetails, this.#logger);
     throw new LLMProcessingError(message, details);
   }
 
+  /** The failure of reading JSON from `raw`, as the engine reports it. */
+  #unreadable(raw: string, actorId: string, error: unknown): never {
+    const message = `LLMResponseProcessor: JSON could not be parsed for actor ${actorId}: ${describeError(error).message}`;
+    this.#fail(message, message, { actorId, rawResponse: raw, error: describeError(error).message, stack: stackOf(error) }, { actorId, originalError: error });
+  }
+
   /**
-   * Reads, repairs, coerces and validates the response of actor `actorId`.
+   * Reads, repairs, validates (and with a `schema`, coerces) the response of actor `actorId`.
    *
-   * @throws {LLMProcessingError} when `raw` is not a string, holds no JSON, or does not validate
-   * (`details.validationErrors`); the `core:system_error_occurred` event is dispatched first.
+   * @throws {LLMProcessingError} when `raw` is not a string, holds no JSON (`JSON could not be parsed for actor
+   * …`), or does not validate (`LLM response JSON schema validation failed for actor ….`, with
+   * `details.validationErrors`). The `core:system_error_occurred` event is dispatched first; an injected
+   * `llmJsonService` that throws is reported the same way.
    */
   async processResponse(raw: string, actorId: string): Promise<ProcessedResponse> {
     if (typeof raw !== 'string') {
-      this.#fail(`LLM response for actor ${actorId} is not a string`, { actorId, receivedType: raw === null ? 'null' : typeof raw });
+      const message = `LLM response must be a JSON string for actor ${actorId}.`;
+      this.#fail(message, `LLMResponseProcessor: ${message}`, { actorId, receivedType: raw === null ? 'null' : typeof raw }, {});
     }
+    const invalid = (errors: unknown, parsed: unknown, summary: string): never =>
+      this.#fail(`LLM response JSON schema validation failed for actor ${actorId}.${summary}`, `LLMResponseProcessor: schema invalid for actor ${actorId}`, { errors, parsed }, { validationErrors: errors });
     let value: unknown;
     let coercions: readonly CoercionRecord[] = [];
     let repairs: readonly RepairRecord[] = [];
@@ -350,45 +486,63 @@ export class LLMResponseProcessor {
     if (this.#schema) {
       const out = await extractAsync(raw, this.#schema);
       this.#metrics?.record({ stage: 'repair', outcome: out.value === undefined ? 'failed' : out.repairs.length ? 'repaired' : 'ok', durationMs: now() - t, actorId, inputLength: raw.length, repairKinds: out.repairs.map((r) => r.kind) });
-      if (out.value === undefined) {
-        this.#fail(`no JSON could be read from the LLM response for actor ${actorId}`, { actorId, rawResponse: raw, validationErrors: out.issues });
-      }
+      if (out.value === undefined) this.#unreadable(raw, actorId, new Error(out.issues[0]?.message ?? 'no JSON value found'));
       const keywords = out.issues.map((i: SchemaIssue) => i.keyword);
       this.#metrics?.record({ stage: 'validate', outcome: out.ok ? 'ok' : 'failed', durationMs: 0, actorId, issueKeywords: keywords, coercionRules: out.coercions.map((c) => c.rule) });
-      if (!out.ok) {
-        this.#fail(`the LLM response for actor ${actorId} does not match the schema: ${out.issues.map((i) => `${i.path || '/'} ${i.message}`).join('; ')}`, {
-          actorId,
-          validationErrors: out.issues,
-          parsed: out.value,
-        });
-      }
+      if (!out.ok) invalid(out.issues, out.value, ` ${out.issues.map((i) => `${i.path || '/'}: ${i.message}`).join('; ')}`);
       ({ value, coercions, repairs } = out);
     } else {
+      // Only `logger`, as the engine passes it: the processor reports failures itself, once.
+      const serviceOptions = this.#metrics ? { logger: this.#logger, metricsCollector: this.#metrics, actorId } : { logger: this.#logger };
       try {
-        value = await this.#json.parseAndRepair(raw, { logger: this.#logger, dispatcher: this.#dispatcher, metricsCollector: this.#metrics, actorId });
+        value = await this.#json.parseAndRepair(raw, serviceOptions as ParseAndRepairServiceOptions);
       } catch (e) {
-        const error = new LLMProcessingError(`no JSON could be read from the LLM response for actor ${actorId}`, { actorId, originalError: e });
-        throw error;
+        this.#unreadable(raw, actorId, e);
       }
       const v = now();
       const { isValid, errors } = this.#validator!.validate(this.#schemaId, value);
       this.#metrics?.record({ stage: 'validate', outcome: isValid ? 'ok' : 'failed', durationMs: now() - v, actorId, issueKeywords: (errors ?? []).map((e) => (isRecord(e) && typeof e.keyword === 'string' ? e.keyword : 'error')) });
-      if (!isValid) {
-        this.#fail(`the LLM response for actor ${actorId} does not match schema '${this.#schemaId}'`, { actorId, validationErrors: errors ?? [], parsed: value });
-      }
+      if (!isValid) invalid(errors, value, '');
     }
     const e = now();
-    const result: ProcessedResponse = { success: true, value, coercions, repairs, ...turnParts(value) };
+    const turn = this.#validator !== undefined && this.#schemaId === LLM_TURN_ACTION_RESPONSE_SCHEMA_ID ? turnParts(value, true) : turnParts(value, false);
+    if (turn) {
+      this.#logger?.debug?.(`LLMResponseProcessor: Validated LLM output for actor ${actorId}. Chosen ID: ${String(turn.action.chosenIndex)}`);
+      const ledger = turn.extractedData.cognitiveLedger;
+      if (ledger) {
+        this.#logger?.info?.(`LLMResponseProcessor: cognitive_ledger extracted for actor ${actorId}`, {
+          settled_conclusions_count: Array.isArray(ledger.settled_conclusions) ? ledger.settled_conclusions.length : 0,
+          open_questions_count: Array.isArray(ledger.open_questions) ? ledger.open_questions.length : 0,
+        });
+      } else {
+        this.#logger?.info?.(`LLMResponseProcessor: NO cognitive_ledger in response for actor ${actorId}`);
+      }
+    }
+    const result = turn ? { success: true as const, ...turn } : { success: true as const, value, coercions, repairs };
+    if (turn) {
+      // Present but not enumerable: the result deep-equals the engine's `{success, action, extractedData}`.
+      Object.defineProperties(result, { value: { value }, coercions: { value: coercions }, repairs: { value: repairs } });
+    }
     this.#metrics?.record({ stage: 'extract', outcome: 'ok', durationMs: now() - e, actorId, inputLength: raw.length });
-    this.#logger?.debug?.(`processed the LLM response for actor ${actorId} in ${(now() - t).toFixed(1)} ms`);
-    return result;
+    return result as ProcessedResponse;
   }
 }
 
-/** `action` and `extractedData` of a turn-action value (the Living Narrative Engine's shape); nothing for other values. */
-function turnParts(value: unknown): Pick<ProcessedResponse, 'action' | 'extractedData'> {
-  if (!isRecord(value) || typeof value.chosenIndex !== 'number' || typeof value.speech !== 'string') return {};
-  const extractedData: { thoughts: string; notes?: readonly unknown[] } = { thoughts: typeof value.thoughts === 'string' ? value.thoughts : '' };
-  if (Array.isArray(value.notes)) extractedData.notes = value.notes;
-  return { action: { chosenIndex: value.chosenIndex, speech: value.speech }, extractedData };
+/**
+ * `action` and `extractedData` of a turn-action value (the engine's shape): `thoughts`, and `notes` and
+ * `cognitiveLedger` (from `cognitive_ledger`) when present. With `always` (the engine's turn-action schema
+ * validated it), any object; otherwise only a value with a numeric `chosenIndex` and a string `speech`.
+ */
+function turnParts(value: unknown, always: boolean): Required<Pick<ProcessedResponse, 'action' | 'extractedData'>> | undefined {
+  if (!isRecord(value)) return undefined;
+  const { chosenIndex, speech, thoughts, notes, cognitive_ledger } = value as Record<string, never>;
+  if (!always && (typeof chosenIndex !== 'number' || typeof speech !== 'string')) return undefined;
+  return {
+    action: { chosenIndex, speech },
+    extractedData: {
+      thoughts,
+      ...(notes !== undefined ? { notes } : {}),
+      ...(cognitive_ledger !== undefined ? { cognitiveLedger: cognitive_ledger } : {}),
+    },
+  };
 }

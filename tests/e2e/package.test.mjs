@@ -57,9 +57,12 @@ test('Node ESM import of the installed tarball', () => {
   assert.deepEqual(JSON.parse(out), { v: { a: true }, kind: 'no_json', c: 'Hi 😀', one: 'Hi 😀', partial: '{"hp":10,"log":["hi"]}', final: { hp: 10, log: ['hi'] }, x: { n: 7, id: 'ab' } });
 });
 
-test('Node require() of the installed tarball', () => {
-  const out = execFileSync('node', ['-e', `const m = require('llm-response-sanitizer'); console.log(m.repairJson('[1, 2,'), m.clean('<think>a</think>b'), m.extract('{"a": "1"}', { properties: { a: { type: 'integer' } }, patternProperties: { '^a$': {} } }).value.a)`], { cwd: scratch, encoding: 'utf8' });
-  assert.equal(out.trim(), '[1,2] b 1');
+test('Node require() of the installed tarball, also where require() cannot load ES modules (as in Jest)', () => {
+  const script = `const m = require('llm-response-sanitizer'); console.log(m.repairJson('[1, 2,'), m.clean('<think>a</think>b'), m.extract('{"a": "1"}', { properties: { a: { type: 'integer' } }, patternProperties: { '^a$': {} } }).value.a, typeof m.LlmJsonService)`;
+  for (const flags of [[], ['--no-experimental-require-module']]) {
+    const out = execFileSync('node', [...flags, '-e', script], { cwd: scratch, encoding: 'utf8' });
+    assert.equal(out.trim(), '[1,2] b 1 function', flags.join(' '));
+  }
 });
 
 /** Runs every fixture through the page's `window.api` and returns the names that disagree. */

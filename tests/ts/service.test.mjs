@@ -28,7 +28,8 @@ test('LlmJsonService.clean takes the JSON out of prefixes, fences and think bloc
   assert.equal(s.clean('<think>maybe {"a": 0}</think>{"a": 2}'), '{"a": 2}');
   assert.equal(s.clean('  no json here  '), 'no json here');
   assert.equal(s.clean('<think>only thinking</think>'), '');
-  assert.throws(() => s.clean(42), TypeError);
+  // The engine hands anything but a string back as it is.
+  assert.equal(s.clean(42), 42);
 });
 
 test('LlmJsonService.parseAndRepair parses strictly first, repairs otherwise, and reports each stage', async () => {
@@ -37,7 +38,7 @@ test('LlmJsonService.parseAndRepair parses strictly first, repairs otherwise, an
   assert.deepEqual(await s.parseAndRepair('```json\n{"a": [1, 2]}\n```', { metricsCollector: metrics }), { a: [1, 2] });
   const { logger, logs } = recorder();
   assert.deepEqual(await s.parseAndRepair("Sure: {'a': True, b: [1, 2,],}", { logger, metricsCollector: metrics }), { a: true, b: [1, 2] });
-  assert.ok(logs.some((l) => l.level === 'warn' && /initial JSON.parse failed/.test(l.message)));
+  assert.ok(logs.some((l) => l.level === 'warn' && /Initial JSON.parse failed/.test(l.message)));
   const summary = metrics.summary();
   assert.equal(summary.repairRate, 0.5);
   assert.ok(summary.repairKinds.single_quotes >= 1 && summary.repairKinds.trailing_comma >= 1, JSON.stringify(summary.repairKinds));
@@ -48,10 +49,10 @@ test('LlmJsonService.parseAndRepair parses strictly first, repairs otherwise, an
 test('LlmJsonService.parseAndRepair: empty after cleaning, and no JSON at all, are JsonProcessingErrors with an event', async () => {
   const s = new LlmJsonService();
   const { events, logger, dispatcher } = recorder();
-  await assert.rejects(s.parseAndRepair('<think>hmm</think>   ', { logger, dispatcher }), (e) => e instanceof JsonProcessingError && e.name === 'JsonProcessingError' && e.stage === 'initial_clean' && e.attemptedJsonString === '');
+  await assert.rejects(s.parseAndRepair('<think>hmm</think>   ', { logger, dispatcher }), (e) => e instanceof JsonProcessingError && e.name === 'JsonProcessingError' && e.stage === 'initial_clean' && e.attemptedJsonString === '<think>hmm</think>   ');
   await assert.rejects(s.parseAndRepair('I cannot answer that.', { logger, dispatcher }), (e) => {
     assert.ok(e instanceof JsonProcessingError);
-    assert.equal(e.stage, 'repair');
+    assert.equal(e.stage, 'final_parse_after_repair');
     assert.equal(e.attemptedJsonString, 'I cannot answer that.');
     assert.ok(e.initialParseError instanceof SyntaxError);
     assert.equal(e.originalError.name, 'JsonRepairError');
@@ -59,8 +60,8 @@ test('LlmJsonService.parseAndRepair: empty after cleaning, and no JSON at all, a
     return true;
   });
   assert.deepEqual(events.map((e) => e.name), [SYSTEM_ERROR_EVENT, SYSTEM_ERROR_EVENT]);
-  assert.equal(events[1].payload.details.stage, 'repair');
-  assert.equal(events[1].payload.details.rawResponse, 'I cannot answer that.');
+  assert.equal(events[1].payload.details.cleanedJsonPreview, 'I cannot answer that.');
+  assert.equal(events[1].payload.details.repairAndParseError.name, 'JsonRepairError');
 });
 
 test('LLMResponseProcessor returns the turn action with think blocks stripped and coercions applied', async () => {
@@ -101,8 +102,9 @@ test('LLMResponseProcessor: every validation issue is in details.validationError
   });
   assert.equal(events.length, 1);
   assert.equal(events[0].name, SYSTEM_ERROR_EVENT);
-  assert.equal(events[0].payload.details.actorId, 'actor-2');
-  assert.equal(events[0].payload.details.validationErrors.length, 4);
+  assert.equal(events[0].payload.message, 'LLMResponseProcessor: schema invalid for actor actor-2');
+  assert.equal(events[0].payload.details.errors.length, 4);
+  assert.deepEqual(events[0].payload.details.parsed, { chosenIndex: 0, speech: { text: 'hi' }, extra: true });
   await assert.rejects(p.processResponse(undefined, 'actor-3'), LLMProcessingError);
   await assert.rejects(p.processResponse('nothing here', 'actor-3'), LLMProcessingError);
   const summary = metrics.summary();
@@ -129,19 +131,22 @@ test('a dispatcher that throws or rejects never breaks processing; the failure i
   assert.ok(logs.some((l) => l.level === 'error'));
 });
 
-test('LLMResponseProcessor with an engine schemaValidator (ISchemaValidator shape) uses LlmJsonService', async () => {
+test('LLMResponseProcessor with an engine schemaValidator and schemaId uses the given LlmJsonService', async () => {
   const seen = [];
   const schemaValidator = {
     validate(schemaId, data) {
       seen.push(schemaId);
       return data.ok === true ? { isValid: true, errors: null } : { isValid: false, errors: [{ keyword: 'const', instancePath: '/ok' }] };
     },
+    isSchemaLoaded: (id) => id === 'my-schema',
   };
   const metrics = new InMemoryMetricsCollector();
-  const p = new LLMResponseProcessor({ schemaValidator, schemaId: 'my-schema', metricsCollector: metrics });
+  const { logger, dispatcher } = recorder();
+  const deps = { schemaValidator, schemaId: 'my-schema', logger, safeEventDispatcher: dispatcher, llmJsonService: new LlmJsonService() };
+  const p = new LLMResponseProcessor({ ...deps, metricsCollector: metrics });
   const r = await p.processResponse("Sure! {'ok': True,}", 'x');
-  assert.deepEqual(r.value, { ok: true });
-  assert.equal(r.action, undefined);
+  // Not a turn action: the generic result, everything enumerable.
+  assert.deepEqual(r, { success: true, value: { ok: true }, coercions: [], repairs: [] });
   await assert.rejects(p.processResponse('{"ok": false}', 'x'), (e) => e instanceof LLMProcessingError && e.details.validationErrors[0].keyword === 'const');
   await assert.rejects(p.processResponse('no json', 'x'), (e) => e instanceof LLMProcessingError && e.details.originalError instanceof JsonProcessingError);
   assert.deepEqual(seen, ['my-schema', 'my-schema']);
@@ -151,6 +156,7 @@ test('LLMResponseProcessor with an engine schemaValidator (ISchemaValidator shap
   assert.equal(metrics.summary().responses, 3);
   assert.equal(metrics.summary().successRate, 1 / 3);
   assert.throws(() => new LLMResponseProcessor({}), TypeError);
+  assert.throws(() => new LLMResponseProcessor({ ...deps, schemaId: 'other' }), /^Error: Schema other not loaded$/);
 });
 
 test('InMemoryMetricsCollector summarizes p50/p95 per stage', () => {
