@@ -287,17 +287,25 @@ pub fn repair_kinds() -> String {
     s
 }
 
+/// Bits of the cleaner's `flags` argument.
+const CLEAN_ONLY_CLOSING: u32 = 1;
+const CLEAN_TIMESTAMP: u32 = 2;
+const CLEAN_ASSISTANT: u32 = 4;
+const CLEAN_TRIM: u32 = 8;
+const CLEAN_THINK_ONLY: u32 = 16;
+const CLEAN_GRACE_FROM_START: u32 = 32;
+const CLEAN_KEEP_UNCLOSED: u32 = 64;
+
 /// Builds cleaner options from the arguments the TypeScript side validated: `tags` holds start and end
-/// tags alternately; `grace` may be `Infinity`.
+/// tags alternately; `grace` may be `Infinity`; `flags` holds the `CLEAN_*` bits.
 fn clean_options(
     tags: Vec<String>,
     grace: f64,
-    only_closing: bool,
+    flags: u32,
     prefixes: Vec<String>,
-    timestamp: bool,
-    assistant: bool,
-    trim: bool,
+    endpoint_prefixes: Vec<String>,
 ) -> CleanOptions {
+    let on = |bit: u32| flags & bit != 0;
     CleanOptions {
         think_tags: tags
             .chunks_exact(2)
@@ -305,11 +313,15 @@ fn clean_options(
             .collect(),
         // `as` saturates: Infinity becomes usize::MAX.
         opening_tag_grace_period: grace as usize,
-        expect_only_closing_think_tag: only_closing,
+        grace_includes_leading_whitespace: on(CLEAN_GRACE_FROM_START),
+        expect_only_closing_think_tag: on(CLEAN_ONLY_CLOSING),
+        keep_text_without_closing_tag: on(CLEAN_KEEP_UNCLOSED),
         response_start_text_to_remove: prefixes,
-        remove_timestamp_prefix: timestamp,
-        remove_assistant_prefix: assistant,
-        trim,
+        response_start_text_to_remove_endpoint_wide: endpoint_prefixes,
+        remove_timestamp_prefix: on(CLEAN_TIMESTAMP),
+        remove_assistant_prefix: on(CLEAN_ASSISTANT),
+        trim: on(CLEAN_TRIM),
+        think_only: on(CLEAN_THINK_ONLY),
     }
 }
 
@@ -324,22 +336,22 @@ impl JsCleaner {
     pub fn new(
         tags: Vec<String>,
         grace: f64,
-        only_closing: bool,
+        flags: u32,
         prefixes: Vec<String>,
-        timestamp: bool,
-        assistant: bool,
-        trim: bool,
+        endpoint_prefixes: Vec<String>,
     ) -> JsCleaner {
-        let options = clean_options(
+        JsCleaner(Cleaner::new(&clean_options(
             tags,
             grace,
-            only_closing,
+            flags,
             prefixes,
-            timestamp,
-            assistant,
-            trim,
-        );
-        JsCleaner(Cleaner::new(&options))
+            endpoint_prefixes,
+        )))
+    }
+
+    /// Releases what the prefix stage holds (see [`Cleaner::flush`]).
+    pub fn flush(&mut self) -> String {
+        self.0.flush()
     }
 
     /// Takes the next `len` bytes of input as a chunk; returns the text that is now final.

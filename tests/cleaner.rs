@@ -53,12 +53,17 @@ fn spec_clean(text: &str, o: &CleanOptions) -> String {
             let ends: Vec<&str> = pairs.iter().map(|p| p.end.as_str()).collect();
             t = match first(0, &ends) {
                 Some((i, k)) => text[i + ends[k].len()..].to_owned(),
+                None if o.keep_text_without_closing_tag => text.to_owned(),
                 None => String::new(),
             };
         } else {
             let starts: Vec<&str> = pairs.iter().map(|p| p.start.as_str()).collect();
             if let Some((i, k)) = first(0, &starts) {
-                let ws = text.len() - text.trim_start_matches(is_js_whitespace).len();
+                let ws = if o.grace_includes_leading_whitespace {
+                    0
+                } else {
+                    text.len() - text.trim_start_matches(is_js_whitespace).len()
+                };
                 let between = if i > ws {
                     text[ws..i].chars().count()
                 } else {
@@ -73,12 +78,23 @@ fn spec_clean(text: &str, o: &CleanOptions) -> String {
             }
         }
     }
+    if o.think_only {
+        return t;
+    }
     let lstrip = |s: &str| s.trim_start_matches(is_js_whitespace).to_owned();
     t = lstrip(&t);
     if let Some(p) = o
         .response_start_text_to_remove
         .iter()
-        .find(|p| t.starts_with(p.as_str()))
+        .find(|p| !p.is_empty() && t.starts_with(p.as_str()))
+    {
+        t = lstrip(&t[p.len()..]);
+    }
+    if let Some(p) = o
+        .response_start_text_to_remove_endpoint_wide
+        .iter()
+        .map(|p| p.trim_matches(is_js_whitespace))
+        .find(|p| !p.is_empty() && t.starts_with(p))
     {
         t = lstrip(&t[p.len()..]);
     }
@@ -127,6 +143,16 @@ fn options_strategy() -> impl Strategy<Value = CleanOptions> {
         ]),
         0..3,
     );
+    let endpoint = prop::collection::vec(
+        prop::sample::select(vec![
+            " Bot: ",
+            "Narr",
+            "\u{3000}😀",
+            "  ",
+            "analysis<|message|>",
+        ]),
+        0..3,
+    );
     (
         tags,
         prop_oneof![
@@ -142,16 +168,40 @@ fn options_strategy() -> impl Strategy<Value = CleanOptions> {
         any::<bool>(),
         any::<bool>(),
         any::<bool>(),
+        endpoint,
+        // Think-only, grace counted from the start, text kept without a closing tag: rarer than the rest.
+        prop::bool::weighted(0.2),
+        any::<bool>(),
+        any::<bool>(),
     )
         .prop_map(
-            |(think_tags, grace, only_closing, prefixes, ts, asst, trim)| CleanOptions {
+            |(
+                think_tags,
+                grace,
+                only_closing,
+                prefixes,
+                ts,
+                asst,
+                trim,
+                endpoint,
+                think_only,
+                from_start,
+                keep,
+            )| CleanOptions {
                 think_tags,
                 opening_tag_grace_period: grace,
+                grace_includes_leading_whitespace: from_start,
                 expect_only_closing_think_tag: only_closing,
+                keep_text_without_closing_tag: keep,
                 response_start_text_to_remove: prefixes.into_iter().map(str::to_owned).collect(),
+                response_start_text_to_remove_endpoint_wide: endpoint
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect(),
                 remove_timestamp_prefix: ts,
                 remove_assistant_prefix: asst,
                 trim,
+                think_only,
             },
         )
 }
@@ -271,6 +321,52 @@ proptest! {
         let pieces: Vec<String> = text.chars().map(String::from).collect();
         let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
         prop_assert_eq!(clean_chunked(&refs, &options).0, clean(&text, &options));
+    }
+
+    /// Without prefixes to look for, `flush` between any chunks changes nothing.
+    #[test]
+    fn flush_without_prefixes_changes_nothing(
+        text in text_strategy(),
+        options in options_strategy(),
+        cuts in prop::collection::vec(0.0f64..1.0, 0..12),
+    ) {
+        let options = CleanOptions {
+            response_start_text_to_remove: Vec::new(),
+            response_start_text_to_remove_endpoint_wide: Vec::new(),
+            remove_timestamp_prefix: false,
+            remove_assistant_prefix: false,
+            ..options
+        };
+        let mut cleaner = Cleaner::new(&options);
+        let mut out = String::new();
+        for chunk in split_at_fractions(&text, &cuts) {
+            out.push_str(&cleaner.push(chunk));
+            out.push_str(&cleaner.flush());
+        }
+        out.push_str(&cleaner.finish());
+        prop_assert_eq!(out, clean(&text, &options));
+    }
+
+    /// `flush` after a chunk gives what the prefix stage held, cleaned as if the text ended there, and
+    /// the rest of the text then passes through the body unchanged.
+    #[test]
+    fn flush_decides_the_prefixes_on_what_has_arrived(
+        text in text_strategy(),
+        options in options_strategy(),
+        cut in 0.0f64..1.0,
+    ) {
+        let options = CleanOptions { think_tags: Vec::new(), trim: false, ..options };
+        let chunks = split_at_fractions(&text, &[cut]);
+        let mut cleaner = Cleaner::new(&options);
+        let mut out = cleaner.push(chunks[0]);
+        out.push_str(&cleaner.flush());
+        let first = clean(chunks[0], &options);
+        if !first.is_empty() {
+            prop_assert_eq!(&out, &first);
+            out.push_str(&cleaner.push(chunks[1]));
+            out.push_str(&cleaner.finish());
+            prop_assert_eq!(out, format!("{first}{}", chunks[1]));
+        }
     }
 
     /// With nothing to remove, everything but trailing whitespace is released as soon as it arrives.

@@ -26,16 +26,33 @@ export interface CleanOptions {
   readonly thinkTags?: readonly ThinkTag[];
   /** Characters (code points) allowed between the leading whitespace and the opening tag [100]; `Infinity` for any. */
   readonly openingTagGracePeriod?: number;
+  /**
+   * Count the leading whitespace toward `openingTagGracePeriod` too: the opening tag must start within the
+   * first that many characters of the text, as WilmerAI counts [false].
+   */
+  readonly graceIncludesLeadingWhitespace?: boolean;
   /** Remove everything through the first closing tag; without one the result is empty [false]. */
   readonly expectOnlyClosingThinkTag?: boolean;
-  /** Remove the first of these the text starts with, once, case-sensitively [[]]. */
+  /** With `expectOnlyClosingThinkTag`, give a text that has no closing tag back unchanged, as WilmerAI does, instead of emptying it [false]. */
+  readonly keepTextWithoutClosingTag?: boolean;
+  /** Remove the first of these the text starts with, once, case-sensitively; empty entries are ignored [[]]. */
   readonly responseStartTextToRemove?: readonly string[] | string;
+  /**
+   * A second list, applied after `responseStartTextToRemove` (WilmerAI's endpoint-wide list): each entry is
+   * trimmed of whitespace, then the first one the text starts with is removed, once [[]].
+   */
+  readonly responseStartTextToRemoveEndpointWide?: readonly string[] | string;
   /** Remove a leading `[Sent … ago]` [false]. */
   readonly removeTimestampPrefix?: boolean;
   /** Remove a leading `Assistant:` [false]. */
   readonly removeAssistantPrefix?: boolean;
-  /** Trim both ends [true]. Leading whitespace is removed either way. */
+  /** Trim both ends [true]. Leading whitespace is removed either way (unless `thinkOnly`). */
   readonly trim?: boolean;
+  /**
+   * Remove the reasoning block only, as WilmerAI's think remover does: no whitespace is stripped, no prefix
+   * removed, nothing trimmed [false].
+   */
+  readonly thinkOnly?: boolean;
 }
 
 /** The result of {@link cleanDetailed}. */
@@ -70,6 +87,15 @@ function text(v: unknown, name: string, where: string): string {
   return v;
 }
 
+/** A prefix list option: a string or an array of strings. */
+function list(o: CleanOptions, key: 'responseStartTextToRemove' | 'responseStartTextToRemoveEndpointWide', where: string): string[] {
+  const p = o[key];
+  if (p === undefined) return [];
+  if (typeof p === 'string') return [p];
+  if (Array.isArray(p)) return p.map((s: unknown, i: number) => text(s, `${key}[${i}]`, where));
+  throw new TypeError(`${where}: ${key} must be a string or an array of strings`);
+}
+
 /** Validates options and fills in defaults. */
 function coreOptions(options: CleanOptions | undefined, where: string): CoreCleanOptions {
   const o: CleanOptions = options ?? {};
@@ -95,19 +121,18 @@ function coreOptions(options: CleanOptions | undefined, where: string): CoreClea
   if (typeof grace !== 'number' || !(grace === Infinity || (Number.isInteger(grace) && grace >= 0))) {
     throw new RangeError(`${where}: openingTagGracePeriod must be a non-negative integer or Infinity, got ${String(grace)}`);
   }
-  let prefixes: string[] = [];
-  const p = o.responseStartTextToRemove;
-  if (typeof p === 'string') prefixes = [p];
-  else if (Array.isArray(p)) prefixes = p.map((s: unknown, i: number) => text(s, `responseStartTextToRemove[${i}]`, where));
-  else if (p !== undefined) throw new TypeError(`${where}: responseStartTextToRemove must be an array of strings`);
   return {
     tags,
     grace,
     onlyClosing: flag(o, 'expectOnlyClosingThinkTag', false, where),
-    prefixes,
+    prefixes: list(o, 'responseStartTextToRemove', where),
+    endpointPrefixes: list(o, 'responseStartTextToRemoveEndpointWide', where),
     timestamp: flag(o, 'removeTimestampPrefix', false, where),
     assistant: flag(o, 'removeAssistantPrefix', false, where),
     trim: flag(o, 'trim', true, where),
+    thinkOnly: flag(o, 'thinkOnly', false, where),
+    graceFromStart: flag(o, 'graceIncludesLeadingWhitespace', false, where),
+    keepUnclosed: flag(o, 'keepTextWithoutClosingTag', false, where),
   };
 }
 
@@ -168,6 +193,18 @@ export class StreamCleaner {
     const core = this.#live('push');
     const text = this.#pairs.take(chunk);
     return text === '' ? '' : core.push(text);
+  }
+
+  /**
+   * Releases what is held at the start of the response, for text that must go out now: before a tool call
+   * in the middle of a stream, as WilmerAI drains its prefix buffer. Prefixes that have fully arrived are
+   * removed; one still arriving (`Assist`) is released as it is, and no prefix is looked for afterwards.
+   * When nothing is held there, nothing changes and prefixes stay armed. An open reasoning block, a tag
+   * that may be arriving, and trailing whitespace held for `trim` stay held: the text that follows decides them.
+   */
+  flush(): string {
+    const core = this.#live('flush');
+    return core.flush();
   }
 
   /** Ends the stream; returns what was held back. Further pushes throw; finishing again returns `''`. */

@@ -5,6 +5,8 @@
 export { parseAndRepair, repairJson, parseDetailed, repairKinds, REPAIR_KINDS } from './repair.js';
 export type { RepairOptions, RepairRecord, RepairKind, RepairClass, ParseResult } from './repair.js';
 export { clean, cleanDetailed, StreamCleaner, COMMON_THINK_TAGS } from './clean.js';
+export { wilmerCleanOptions } from './wilmer.js';
+export type { WilmerEndpointConfig, WilmerWorkflowNodeConfig, WilmerCleanSettings } from './wilmer.js';
 export type { CleanOptions, CleanResult, ThinkTag } from './clean.js';
 export { createCleanStream, cleanChunks } from './streams.js';
 export type { CleanStreamHooks, TextChunk } from './streams.js';

@@ -205,14 +205,19 @@ export interface CoreCleanOptions {
   grace: number;
   onlyClosing: boolean;
   prefixes: string[];
+  endpointPrefixes: string[];
   timestamp: boolean;
   assistant: boolean;
   trim: boolean;
+  thinkOnly: boolean;
+  graceFromStart: boolean;
+  keepUnclosed: boolean;
 }
 
 /** The core's streaming cleaner. Freed by `free()`, or by the module's finalization registry. */
 export interface CoreCleaner {
   push(chunk: string): string;
+  flush(): string;
   finish(): string;
   reasoning(): string | undefined;
   pendingReasoning(): string | undefined;
@@ -222,9 +227,13 @@ export interface CoreCleaner {
 /** A streaming cleaner in the core. */
 export function newCleaner(o: CoreCleanOptions): CoreCleaner {
   assertReady();
-  const core = new Cleaner(o.tags, o.grace, o.onlyClosing, o.prefixes, o.timestamp, o.assistant, o.trim);
+  // The `CLEAN_*` bits of src/wasm.rs.
+  const flags =
+    (o.onlyClosing ? 1 : 0) | (o.timestamp ? 2 : 0) | (o.assistant ? 4 : 0) | (o.trim ? 8 : 0) | (o.thinkOnly ? 16 : 0) | (o.graceFromStart ? 32 : 0) | (o.keepUnclosed ? 64 : 0);
+  const core = new Cleaner(o.tags, o.grace, flags, o.prefixes, o.endpointPrefixes);
   return {
     push: (chunk) => core.push(writeInput(chunk)),
+    flush: () => core.flush(),
     finish: () => core.finish(),
     reasoning: () => core.reasoning(),
     pendingReasoning: () => core.pendingReasoning(),

@@ -4,9 +4,10 @@
 //!
 //! 1. the think stage removes the first reasoning block (or, in only-closing mode, everything through the
 //!    first closing tag);
-//! 2. the prefix stage strips leading whitespace, the first matching custom prefix, the `[Sent … ago]`
-//!    timestamp and the `Assistant:` prefix (each followed by stripping leading whitespace again), and holds
-//!    trailing whitespace back while `trim` is on.
+//! 2. the prefix stage strips leading whitespace, the first matching prefix of each of the two custom
+//!    lists, the `[Sent … ago]` timestamp and the `Assistant:` prefix (each followed by stripping leading
+//!    whitespace again), and holds trailing whitespace back while `trim` is on. In think-only mode it is
+//!    skipped.
 //!
 //! [`clean`] is one [`Cleaner::push`] plus [`Cleaner::finish`], so every chunking gives the same text.
 //! Text that can no longer change is released at once. What is held back is bounded: a tag that may be
@@ -55,16 +56,30 @@ pub struct CleanOptions {
     /// How many characters (code points) may come between the end of the leading whitespace and the
     /// opening tag for the block to be removed. Default 100.
     pub opening_tag_grace_period: usize,
+    /// Count the leading whitespace toward the grace period too, so the opening tag must start within
+    /// the first `opening_tag_grace_period` characters of the text (WilmerAI's rule). Default false.
+    pub grace_includes_leading_whitespace: bool,
     /// Remove everything through the first closing tag; without one the result is empty. Default false.
     pub expect_only_closing_think_tag: bool,
-    /// Prefixes to remove: the first one the text starts with (case-sensitively), once. Default none.
+    /// In only-closing mode, give a text without a closing tag back unchanged (WilmerAI's rule) instead
+    /// of emptying it. Default false.
+    pub keep_text_without_closing_tag: bool,
+    /// Prefixes to remove: the first one the text starts with (case-sensitively), once. Empty entries
+    /// are ignored. Default none.
     pub response_start_text_to_remove: Vec<String>,
+    /// A second list, applied after the first (WilmerAI's endpoint-wide list): entries are trimmed of
+    /// whitespace before matching, and the first one the text then starts with is removed, once.
+    /// Default none.
+    pub response_start_text_to_remove_endpoint_wide: Vec<String>,
     /// Remove a leading `[Sent … ago]` timestamp. Default false.
     pub remove_timestamp_prefix: bool,
     /// Remove a leading `Assistant:`. Default false.
     pub remove_assistant_prefix: bool,
     /// Remove whitespace at both ends. Leading whitespace is always removed. Default true.
     pub trim: bool,
+    /// Remove reasoning only: the prefix stage is skipped, so whitespace, prefixes and the end of the
+    /// text stay as they are. Default false.
+    pub think_only: bool,
 }
 
 /// The default opening tag.
@@ -82,11 +97,15 @@ impl Default for CleanOptions {
                 DEFAULT_END_THINK_TAG,
             )],
             opening_tag_grace_period: DEFAULT_OPENING_TAG_GRACE_PERIOD,
+            grace_includes_leading_whitespace: false,
             expect_only_closing_think_tag: false,
+            keep_text_without_closing_tag: false,
             response_start_text_to_remove: Vec::new(),
+            response_start_text_to_remove_endpoint_wide: Vec::new(),
             remove_timestamp_prefix: false,
             remove_assistant_prefix: false,
             trim: true,
+            think_only: false,
         }
     }
 }
@@ -190,9 +209,10 @@ enum Think {
 
 /// Steps of the prefix stage, in order.
 const STEP_CUSTOM: u8 = 0;
-const STEP_TIMESTAMP: u8 = 1;
-const STEP_ASSISTANT: u8 = 2;
-const STEP_BODY: u8 = 3;
+const STEP_ENDPOINT: u8 = 1;
+const STEP_TIMESTAMP: u8 = 2;
+const STEP_ASSISTANT: u8 = 3;
+const STEP_BODY: u8 = 4;
 
 const TIMESTAMP_OPEN: &str = "[Sent ";
 const TIMESTAMP_CLOSE: &str = " ago]";
@@ -238,6 +258,8 @@ pub struct Cleaner {
     grace: usize,
     think: Think,
     prefixes: Vec<String>,
+    endpoint_prefixes: Vec<String>,
+    keep_unclosed: bool,
     timestamp: bool,
     assistant: bool,
     trim: bool,
@@ -276,10 +298,24 @@ impl Cleaner {
             Think::Search {
                 held: String::new(),
                 base: 0,
-                in_lead: true,
+                in_lead: !options.grace_includes_leading_whitespace,
                 count: 0,
                 limit: None,
             }
+        };
+        let listed = |list: &[String], trimmed: bool| -> Vec<String> {
+            list.iter()
+                .map(|p| {
+                    if trimmed {
+                        p.trim_start_matches(is_js_whitespace)
+                            .trim_end_matches(is_js_whitespace)
+                    } else {
+                        p.as_str()
+                    }
+                })
+                .filter(|p| !p.is_empty())
+                .map(str::to_owned)
+                .collect()
         };
         Cleaner {
             opens,
@@ -287,12 +323,18 @@ impl Cleaner {
             close_each,
             grace: options.opening_tag_grace_period,
             think,
-            prefixes: options.response_start_text_to_remove.clone(),
+            prefixes: listed(&options.response_start_text_to_remove, false),
+            endpoint_prefixes: listed(&options.response_start_text_to_remove_endpoint_wide, true),
+            keep_unclosed: options.keep_text_without_closing_tag,
             timestamp: options.remove_timestamp_prefix,
             assistant: options.remove_assistant_prefix,
-            trim: options.trim,
-            step: STEP_CUSTOM,
-            strip: true,
+            trim: options.trim && !options.think_only,
+            step: if options.think_only {
+                STEP_BODY
+            } else {
+                STEP_CUSTOM
+            },
+            strip: !options.think_only,
             buf: String::new(),
             trailing: String::new(),
             mid: String::new(),
@@ -313,6 +355,39 @@ impl Cleaner {
         let mut out = String::new();
         self.finish_into(&mut out);
         out
+    }
+
+    /// Releases what the prefix stage holds at the start of the response, for text that must go out
+    /// now (before a tool call in the middle of a stream). Prefixes that have fully arrived are removed;
+    /// one still arriving is left in; afterwards no prefix is looked for. When the prefix stage holds
+    /// nothing, nothing changes, so prefixes stay armed for the text that follows. An open reasoning
+    /// block, a tag that may be arriving and trailing whitespace held for trimming stay held: they are
+    /// decided by the text that follows, or by [`Cleaner::finish`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use llm_response_sanitizer::{CleanOptions, Cleaner};
+    ///
+    /// let options = CleanOptions { remove_assistant_prefix: true, ..CleanOptions::default() };
+    /// let mut cleaner = Cleaner::new(&options);
+    /// assert_eq!(cleaner.push("Assistant: Let me look that up."), "Let me look that up.");
+    /// let mut other = Cleaner::new(&options);
+    /// assert_eq!(other.push("Assist"), "");
+    /// assert_eq!(other.flush(), "Assist");
+    /// ```
+    pub fn flush(&mut self) -> String {
+        let mut out = String::new();
+        self.flush_into(&mut out);
+        out
+    }
+
+    /// [`Cleaner::flush`], appending to `out`.
+    pub fn flush_into(&mut self, out: &mut String) {
+        if self.finished || self.buf.is_empty() {
+            return;
+        }
+        self.prefix_advance(true, out);
     }
 
     /// [`Cleaner::push`], appending to `out`. After [`Cleaner::finish`], chunks are ignored.
@@ -503,8 +578,12 @@ impl Cleaner {
                             return;
                         }
                         Found::Nothing if done => {
-                            // No closing tag: nothing is left.
-                            self.reasoning = Some(std::mem::take(held));
+                            // No closing tag: nothing is left, or (WilmerAI's rule) everything.
+                            if self.keep_unclosed {
+                                out.push_str(held);
+                            } else {
+                                self.reasoning = Some(std::mem::take(held));
+                            }
                             self.think = Think::Pass;
                         }
                         Found::Nothing => {
@@ -545,6 +624,7 @@ impl Cleaner {
             }
             let decision = match self.step {
                 STEP_CUSTOM => decide_custom(&self.prefixes, &self.buf, done),
+                STEP_ENDPOINT => decide_custom(&self.endpoint_prefixes, &self.buf, done),
                 STEP_TIMESTAMP if self.timestamp => decide_timestamp(&self.buf, done),
                 STEP_ASSISTANT if self.assistant => decide_literal(ASSISTANT, &self.buf, done),
                 STEP_BODY => break,

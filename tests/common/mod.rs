@@ -95,15 +95,18 @@ pub fn clean_options(v: Option<&Value>) -> CleanOptions {
     o.remove_timestamp_prefix = flag("removeTimestampPrefix", false);
     o.remove_assistant_prefix = flag("removeAssistantPrefix", false);
     o.trim = flag("trim", true);
-    if let Some(list) = map
-        .get("responseStartTextToRemove")
-        .and_then(Value::as_array)
-    {
-        o.response_start_text_to_remove = list
-            .iter()
-            .map(|p| p.as_str().unwrap().to_owned())
-            .collect();
-    }
+    o.think_only = flag("thinkOnly", false);
+    o.grace_includes_leading_whitespace = flag("graceIncludesLeadingWhitespace", false);
+    o.keep_text_without_closing_tag = flag("keepTextWithoutClosingTag", false);
+    let list = |k: &str| -> Vec<String> {
+        match map.get(k) {
+            Some(Value::String(p)) => vec![p.clone()],
+            Some(Value::Array(l)) => l.iter().map(|p| p.as_str().unwrap().to_owned()).collect(),
+            _ => Vec::new(),
+        }
+    };
+    o.response_start_text_to_remove = list("responseStartTextToRemove");
+    o.response_start_text_to_remove_endpoint_wide = list("responseStartTextToRemoveEndpointWide");
     o
 }
 

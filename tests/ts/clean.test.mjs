@@ -77,12 +77,12 @@ function specClean(text, o = {}) {
     if (o.expectOnlyClosingThinkTag) {
       const ends = pairs.map((p) => p.end);
       const hit = first(0, ends);
-      t = hit === null ? '' : text.slice(hit[0] + ends[hit[1]].length);
+      t = hit !== null ? text.slice(hit[0] + ends[hit[1]].length) : o.keepTextWithoutClosingTag ? text : '';
     } else {
       const hit = first(0, pairs.map((p) => p.start));
       if (hit !== null) {
         const [i, k] = hit;
-        const ws = text.length - lstrip(text).length;
+        const ws = o.graceIncludesLeadingWhitespace ? 0 : text.length - lstrip(text).length;
         const between = i > ws ? [...text.slice(ws, i)].length : 0;
         if (between <= (o.openingTagGracePeriod ?? 100)) {
           const j = lower.indexOf(asciiLower(pairs[k].end), i + pairs[k].start.length);
@@ -91,10 +91,13 @@ function specClean(text, o = {}) {
       }
     }
   }
+  if (o.thinkOnly) return t;
   t = lstrip(t);
-  const prefixes = typeof o.responseStartTextToRemove === 'string' ? [o.responseStartTextToRemove] : (o.responseStartTextToRemove ?? []);
-  const p = prefixes.find((x) => t.startsWith(x));
+  const listOf = (v) => (typeof v === 'string' ? [v] : (v ?? []));
+  const p = listOf(o.responseStartTextToRemove).find((x) => x !== '' && t.startsWith(x));
   if (p !== undefined) t = lstrip(t.slice(p.length));
+  const q = listOf(o.responseStartTextToRemoveEndpointWide).map((x) => x.trim()).find((x) => x !== '' && t.startsWith(x));
+  if (q !== undefined) t = lstrip(t.slice(q.length));
   if (o.removeTimestampPrefix) t = lstrip(t.replace(/^\[Sent [^\]\r\n]* ago\]/, ''));
   if (o.removeAssistantPrefix && t.startsWith('Assistant:')) t = lstrip(t.slice('Assistant:'.length));
   if (o.trim ?? true) t = t.trim();
@@ -137,6 +140,10 @@ function genOptions(r) {
   if (r() < 0.5) o.removeTimestampPrefix = true;
   if (r() < 0.5) o.removeAssistantPrefix = true;
   if (r() < 0.3) o.trim = false;
+  if (r() < 0.3) o.responseStartTextToRemoveEndpointWide = pick([[' Bot: '], ['Narr', '\u3000Narrator:'], '  ', ['😀']]);
+  if (r() < 0.15) o.thinkOnly = true;
+  if (r() < 0.3) o.graceIncludesLeadingWhitespace = true;
+  if (r() < 0.3) o.keepTextWithoutClosingTag = true;
   return o;
 }
 
