@@ -7,12 +7,30 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
-import { extname, join, relative } from 'node:path';
+import { extname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { queryWithCorrection, createOpenAIQuery, SchemaValidationError } from 'llm-response-sanitizer';
+import { queryWithCorrection, createOpenAIQuery, compileSchema, SchemaValidationError } from 'llm-response-sanitizer';
 
+/** The POI types the default schema allows (`poiTypes` replaces them). */
 export const POI_TYPES = ['FunctionDefinition', 'ClassDefinition', 'MethodDefinition', 'VariableDeclaration', 'TypeDefinition', 'ImportStatement'];
+
+/**
+ * A report's `status`, with the Cognitive Triangulation Pipeline's names, and the outcome each stands for
+ * (seed 003's `processed`, `skipped` and `error`). `FAILED_FILE_READ_ERROR` is ours: a file that exists but
+ * cannot be read (a directory, no permission).
+ */
+export const REPORT_STATUSES = Object.freeze({
+  COMPLETED_SUCCESS: 'processed',
+  SKIPPED_FILE_TOO_LARGE: 'skipped',
+  FAILED_VALIDATION_ERROR: 'error',
+  FAILED_LLM_API_ERROR: 'error',
+  FAILED_FILE_NOT_FOUND: 'error',
+  FAILED_FILE_READ_ERROR: 'error',
+});
+
+/** `processed`, `skipped` or `error`: what a report's `status` comes to. */
+export const outcomeOf = (status) => REPORT_STATUSES[status];
 
 const LANGUAGES = {
   '.js': 'JavaScript',
@@ -41,7 +59,7 @@ export const DEFAULT_CONFIG = {
 };
 
 /** The JSON Schema of an answer about a file of `lines` lines: line numbers must lie in the file. */
-export function poiSchema(lines) {
+export function poiSchema(lines, poiTypes = POI_TYPES) {
   const line = { type: 'integer', minimum: 1, maximum: Math.max(1, lines) };
   return {
     type: 'object',
@@ -52,7 +70,7 @@ export function poiSchema(lines) {
           type: 'object',
           properties: {
             name: { type: 'string', minLength: 1 },
-            type: { enum: POI_TYPES },
+            type: { enum: [...poiTypes] },
             startLine: line,
             endLine: line,
             confidence: { type: 'number', minimum: 0, maximum: 1 },
@@ -71,15 +89,21 @@ export class EntityScout {
   /**
    * @param config {fileExtensions, llmModel, maxFileSize, maxRetries} and how to reach the model: `query`
    *   (prompt → text), or `baseURL`/`apiKey`/`stream` for an OpenAI-compatible endpoint; `backoff` and `signal`
-   *   go to queryWithCorrection.
+   *   go to queryWithCorrection. The answer's schema: `poiTypes` for the default one, or `schema` (a JSON
+   *   Schema, a zod/valibot/arktype/effect schema, or a function of the file's line count returning one) for
+   *   any other; it describes `{pois: [...]}` or the array of POIs itself.
    */
   constructor(config = {}) {
     this.config = { ...DEFAULT_CONFIG, ...config };
-    const { fileExtensions, maxFileSize, maxRetries } = this.config;
+    const { fileExtensions, maxFileSize, maxRetries, poiTypes = POI_TYPES, schema } = this.config;
     if (!Array.isArray(fileExtensions) || !fileExtensions.every((e) => typeof e === 'string')) throw new TypeError('fileExtensions must be an array of strings');
     if (!Number.isInteger(maxFileSize) || maxFileSize < 0) throw new RangeError('maxFileSize must be a non-negative integer (bytes)');
     if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError('maxRetries must be a non-negative integer');
+    if (!Array.isArray(poiTypes) || poiTypes.length === 0 || !poiTypes.every((t) => typeof t === 'string' && t !== '')) throw new TypeError('poiTypes must be a non-empty array of names');
     this.extensions = new Set(fileExtensions.map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase()));
+    this.poiTypes = poiTypes;
+    // A fixed schema is compiled once (a bad one fails here, not on the first file).
+    this.schema = schema === undefined ? (lines) => poiSchema(lines, poiTypes) : typeof schema === 'function' ? schema : ((compiled) => () => compiled)(compileSchema(schema));
     this.llmClient = {
       query:
         this.config.query ??
@@ -94,22 +118,32 @@ export class EntityScout {
     };
   }
 
-  /** Analyses one file. Never throws for a file's own problems: they become `status: 'error'` or `'skipped'`. */
+  /** Whether a directory walk picks this file (its extension is in `fileExtensions`). */
+  accepts(filePath) {
+    return this.extensions.has(extname(filePath).toLowerCase());
+  }
+
+  /**
+   * Analyses one file into a FileAnalysisReport `{filePath, fileChecksum, language, pois, status, error,
+   * analysisAttempts}` (`error` is `null` on success). Never throws for a file's own problems: they become
+   * its `status` (see {@link REPORT_STATUSES}). A file too large is not read; an empty one is not sent.
+   */
   async run(filePath) {
-    const extension = extname(filePath).toLowerCase();
-    const report = { filePath, fileChecksum: null, language: LANGUAGES[extension] ?? 'Unknown', pois: [], status: 'processed', analysisAttempts: 0 };
-    let size;
+    const report = { filePath, fileChecksum: null, language: LANGUAGES[extname(filePath).toLowerCase()] ?? 'Unknown', pois: [], status: 'COMPLETED_SUCCESS', error: null, analysisAttempts: 0 };
+    let content;
     try {
-      size = (await stat(filePath)).size;
+      const { size } = await stat(filePath);
+      if (size > this.config.maxFileSize) {
+        return { ...report, status: 'SKIPPED_FILE_TOO_LARGE', error: `File size ${size} exceeds the maximum allowed size of ${this.config.maxFileSize} bytes.` };
+      }
       report.fileChecksum = await this._calculateChecksum(filePath);
+      content = await readFile(filePath, 'utf8');
     } catch (e) {
-      return { ...report, status: 'error', error: `cannot read the file: ${e.message}` };
+      return { ...report, status: e?.code === 'ENOENT' ? 'FAILED_FILE_NOT_FOUND' : 'FAILED_FILE_READ_ERROR', error: `cannot read the file: ${e.message}` };
     }
-    if (!this.extensions.has(extension)) return { ...report, status: 'skipped', error: `extension ${extension || '(none)'} is not in fileExtensions` };
-    if (size > this.config.maxFileSize) return { ...report, status: 'skipped', error: `${size} bytes is over maxFileSize (${this.config.maxFileSize})` };
-    const content = await readFile(filePath, 'utf8');
-    const { pois, attempts, error } = await this._analyzeFileContent(filePath, report.language, content);
-    return error === undefined ? { ...report, pois, analysisAttempts: attempts } : { ...report, status: 'error', error, analysisAttempts: attempts };
+    if (content.trim() === '') return report;
+    const { pois, attempts, status, error } = await this._analyzeFileContent(filePath, report.language, content);
+    return status === undefined ? { ...report, pois, analysisAttempts: attempts } : { ...report, status, error, analysisAttempts: attempts };
   }
 
   /** The resilient loop: query, sanitize, validate, correct; `attempts` counts the model's answers. */
@@ -120,38 +154,47 @@ export class EntityScout {
       const result = await queryWithCorrection({
         query: (prompt, context) => this.llmClient.query(prompt, context),
         prompt: this._generatePrompt(filePath, language, content),
-        schema: poiSchema(lines),
+        schema: this.schema(lines),
         maxRetries: this.config.maxRetries,
         backoff: this.config.backoff,
         signal: this.config.signal,
-        // What the schema cannot say: a POI does not end before it starts.
+        // What a schema cannot say: a POI does not end before it starts.
         check: (value) =>
-          value.pois.flatMap((p, i) => (p.endLine < p.startLine ? [{ path: `/pois/${i}/endLine`, message: `endLine ${p.endLine} is before startLine ${p.startLine}` }] : [])),
+          poisOf(value).list.flatMap((p, i) =>
+            typeof p?.startLine === 'number' && typeof p?.endLine === 'number' && p.endLine < p.startLine
+              ? [{ path: `${poisOf(value).at}/${i}/endLine`, message: `endLine ${p.endLine} is before startLine ${p.startLine}` }]
+              : [],
+          ),
         onAttempt: (entry) => {
           if (entry.kind === 'answer') attempts = entry.attempt;
           this.config.onAttempt?.(filePath, entry);
         },
       });
-      return { pois: result.value.pois, attempts: result.attempts };
+      return { pois: poisOf(result.value).list, attempts: result.attempts };
     } catch (e) {
       if (e instanceof SchemaValidationError) {
         const first = e.issues[0];
-        return { attempts: e.attempts, error: `no valid analysis after ${e.attempts} answers: ${first === undefined ? e.message : `${first.path || 'root'}: ${first.message}`}` };
+        const last = first === undefined ? e.message : `${first.path || 'root'}: ${first.message}`;
+        return { attempts: e.attempts, status: 'FAILED_VALIDATION_ERROR', error: `Failed to get valid JSON response after ${e.attempts} attempts. Last error: ${last}` };
       }
       if (e?.name === 'AbortError') throw e;
-      return { attempts, error: `the model could not be reached: ${e.message}` };
+      return { attempts, status: 'FAILED_LLM_API_ERROR', error: `the model could not be reached: ${e.message}` };
     }
   }
 
   _generatePrompt(filePath, language, content) {
-    const numbered = content
-      .split('\n')
-      .map((l, i) => `${String(i + 1).padStart(4)}| ${l}`)
-      .join('\n');
+    const lines = content.split('\n');
+    const numbered = lines.map((l, i) => `${String(i + 1).padStart(4)}| ${l}`).join('\n');
+    const answer =
+      this.config.schema === undefined
+        ? [
+            `Answer with one JSON object {"pois": [...]}; each POI has "name", "type" (one of ${this.poiTypes.join(', ')}),`,
+            '"startLine" and "endLine" (1-based, inclusive) and "confidence" (0 to 1).',
+          ]
+        : ['Answer with one JSON value that matches this JSON Schema:', JSON.stringify(jsonSchemaOf(this.schema(lines.length)))];
     return [
       'Find the points of interest in this source file: functions, classes, methods, top-level variables, types and imports.',
-      `Answer with one JSON object {"pois": [...]}; each POI has "name", "type" (one of ${POI_TYPES.join(', ')}),`,
-      '"startLine" and "endLine" (1-based, inclusive) and "confidence" (0 to 1).',
+      ...answer,
       '',
       `File: ${filePath}`,
       `Language: ${language}`,
@@ -169,8 +212,22 @@ export class EntityScout {
   }
 }
 
-/** Every file under `paths` (directories walked in name order, `node_modules` and dot-directories left out). */
-export async function* walk(paths) {
+/** The POIs of an answer (`{pois: [...]}` or the array itself) and the JSON Pointer of that array. */
+function poisOf(value) {
+  if (Array.isArray(value)) return { list: value, at: '' };
+  return { list: Array.isArray(value?.pois) ? value.pois : [], at: '/pois' };
+}
+
+/** The JSON Schema behind a schema of any kind, for the prompt. */
+function jsonSchemaOf(schema) {
+  return compileSchema(schema).jsonSchema ?? {};
+}
+
+/**
+ * The files under `paths`: a path named as a file is taken as it is; directories are walked in name order
+ * (`node_modules` and dot-directories left out), keeping the files `accepts` picks.
+ */
+export async function* walk(paths, accepts = () => true) {
   for (const p of paths) {
     const s = await stat(p);
     if (!s.isDirectory()) {
@@ -180,7 +237,8 @@ export async function* walk(paths) {
     const entries = (await readdir(p, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       if (e.isDirectory() && (e.name === 'node_modules' || e.name.startsWith('.'))) continue;
-      yield* walk([join(p, e.name)]);
+      const path = join(p, e.name);
+      if (e.isDirectory() || accepts(path)) yield* walk([path], accepts);
     }
   }
 }
@@ -188,7 +246,10 @@ export async function* walk(paths) {
 const HELP = `Usage: entity-scout [options] PATH...
 
 Analyses each source file under PATH with an LLM and prints one FileAnalysisReport per file as a JSON line
-on stdout: {filePath, fileChecksum, language, pois, status, error?, analysisAttempts}. A summary goes to stderr.
+on stdout: {filePath, fileChecksum, language, pois, status, error, analysisAttempts}. A summary goes to stderr.
+Directories are walked for the files whose extension is listed; a FILE named on the command line is analysed
+whatever its extension. status is COMPLETED_SUCCESS, SKIPPED_FILE_TOO_LARGE, FAILED_VALIDATION_ERROR,
+FAILED_LLM_API_ERROR, FAILED_FILE_NOT_FOUND or FAILED_FILE_READ_ERROR.
 
 Options:
   --base-url URL      OpenAI-compatible API root (default $OPENAI_BASE_URL, else https://api.openai.com/v1)
@@ -197,10 +258,13 @@ Options:
   --ext LIST          file extensions to analyse, comma-separated (default ${DEFAULT_CONFIG.fileExtensions.join(',')})
   --max-size BYTES    larger files are skipped (default ${DEFAULT_CONFIG.maxFileSize})
   --max-retries N     correction prompts per file (default ${DEFAULT_CONFIG.maxRetries})
+  --poi-types LIST    the POI types the answer may use, comma-separated (default ${POI_TYPES.join(',')})
+  --schema FILE       the answer's schema instead: a JSON Schema file, or a module whose default export (or
+                      export schema) is a JSON Schema or a zod, valibot, arktype or effect schema
   --stream            stream each answer (server-sent events)
   --help              this text
 
-Exit status: 0 when every analysed file was processed or skipped, 1 when any ended in error, 2 on bad usage.`;
+Exit status: 0 when every file was processed or skipped, 1 when any ended in a FAILED_ status, 2 on bad usage.`;
 
 export async function main(argv, { stdout = process.stdout, stderr = process.stderr, env = process.env } = {}) {
   let args;
@@ -215,6 +279,8 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
         ext: { type: 'string' },
         'max-size': { type: 'string' },
         'max-retries': { type: 'string' },
+        'poi-types': { type: 'string' },
+        schema: { type: 'string' },
         stream: { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -239,7 +305,10 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   };
   let scout;
   try {
+    const schema = v.schema === undefined ? undefined : await loadSchema(v.schema);
     scout = new EntityScout({
+      schema,
+      poiTypes: v['poi-types'] === undefined ? POI_TYPES : v['poi-types'].split(',').filter((t) => t !== ''),
       baseURL: v['base-url'] ?? env.OPENAI_BASE_URL,
       apiKey: v['api-key'] ?? env.OPENAI_API_KEY,
       llmModel: v.model ?? env.MODEL ?? DEFAULT_CONFIG.llmModel,
@@ -253,17 +322,18 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     return 2;
   }
   const counts = { processed: 0, skipped: 0, error: 0 };
+  const accepts = (file) => scout.accepts(file);
   let answers = 0;
   let pois = 0;
   const cwd = process.cwd();
   try {
-    for await (const file of walk(args.positionals)) {
+    for await (const file of walk(args.positionals, accepts)) {
       const report = await scout.run(file);
-      counts[report.status]++;
+      counts[outcomeOf(report.status)]++;
       answers += report.analysisAttempts;
       pois += report.pois.length;
       stdout.write(`${JSON.stringify(report)}\n`);
-      stderr.write(`${report.status.padEnd(9)} ${String(report.analysisAttempts).padStart(2)} answer(s) ${String(report.pois.length).padStart(3)} POIs  ${relative(cwd, file)}${report.error === undefined ? '' : `  (${report.error})`}\n`);
+      stderr.write(`${report.status.padEnd(23)} ${String(report.analysisAttempts).padStart(2)} answer(s) ${String(report.pois.length).padStart(3)} POIs  ${relative(cwd, file)}${report.error === null ? '' : `  (${report.error})`}\n`);
     }
   } catch (e) {
     stderr.write(`entity-scout: ${e.message}\n`);
@@ -271,6 +341,15 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   }
   stderr.write(`files: ${counts.processed} processed, ${counts.skipped} skipped, ${counts.error} error; ${answers} answers; ${pois} POIs\n`);
   return counts.error === 0 ? 0 : 1;
+}
+
+/** A schema from a `.json` file, or a module's default export (or export `schema`). */
+async function loadSchema(file) {
+  if (/\.json$/i.test(file)) return JSON.parse(await readFile(file, 'utf8'));
+  const module = await import(pathToFileURL(resolve(file)).href);
+  const schema = module.default ?? module.schema;
+  if (schema === undefined) throw new TypeError(`${file} exports no schema (default export or export schema)`);
+  return schema;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
