@@ -18,16 +18,24 @@ fuzz_target!(|data: &[u8]| {
             2 => vec![ThinkTag::new("ab", "ba"), ThinkTag::new("abcab", "b")],
             _ => Vec::new(),
         },
-        opening_tag_grace_period: head[1] as usize % 40,
+        opening_tag_grace_period: (head[1] & 63) as usize % 40,
+        grace_includes_leading_whitespace: head[1] & 64 != 0,
         expect_only_closing_think_tag: flags & 4 != 0,
+        keep_text_without_closing_tag: head[2] & 1 != 0,
         response_start_text_to_remove: if flags & 8 != 0 {
-            vec!["A".into(), "As".into()]
+            vec!["A".into(), "As".into(), String::new()]
+        } else {
+            vec![]
+        },
+        response_start_text_to_remove_endpoint_wide: if head[1] & 128 != 0 {
+            vec![" s ".into(), "\u{3000}A".into()]
         } else {
             vec![]
         },
         remove_timestamp_prefix: flags & 16 != 0,
         remove_assistant_prefix: flags & 32 != 0,
         trim: flags & 64 != 0,
+        think_only: flags & 128 != 0,
     };
     let text = String::from_utf8_lossy(rest);
     let whole = clean_detailed(&text, &options);
