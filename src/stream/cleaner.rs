@@ -140,6 +140,22 @@ fn leading_ws_len(s: &str) -> usize {
     s.len() - s.trim_start_matches(is_js_whitespace).len()
 }
 
+/// The non-empty entries of a prefix list, `trimmed` of whitespace at both ends first.
+fn listed(list: &[String], trimmed: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in list {
+        let p = if trimmed {
+            sub(p, leading_ws_len(p)..).trim_end_matches(is_js_whitespace)
+        } else {
+            p.as_str()
+        };
+        if !p.is_empty() {
+            out.push(p.to_owned());
+        }
+    }
+    out
+}
+
 /// Cleans a whole response: one [`Cleaner::push`] plus [`Cleaner::finish`].
 ///
 /// # Example
@@ -302,20 +318,6 @@ impl Cleaner {
                 count: 0,
                 limit: None,
             }
-        };
-        let listed = |list: &[String], trimmed: bool| -> Vec<String> {
-            list.iter()
-                .map(|p| {
-                    if trimmed {
-                        p.trim_start_matches(is_js_whitespace)
-                            .trim_end_matches(is_js_whitespace)
-                    } else {
-                        p.as_str()
-                    }
-                })
-                .filter(|p| !p.is_empty())
-                .map(str::to_owned)
-                .collect()
         };
         Cleaner {
             opens,
