@@ -75,6 +75,37 @@ pub struct PartialJson {
     /// With [`Self::with_reasoning_first`], until a closing reasoning tag has arrived: where the search for
     /// it resumes. Nothing is located meanwhile.
     closing_search: Option<usize>,
+    /// While the text may still be one JSON string (`"[1, 2]"`), whose value is that string and not the
+    /// JSON inside it: how far it has been read. Nothing is shown meanwhile, so the value never changes type.
+    quoted: Option<Quoted>,
+}
+
+/// How far a text that may be one JSON string has been read.
+#[derive(Debug, Clone, Copy)]
+struct Quoted {
+    /// Bytes read.
+    at: usize,
+    /// 0: whitespace before the string; 1: inside it; 2: inside it, after a backslash; 3: after it.
+    state: u8,
+}
+
+impl Quoted {
+    /// Reads `text` from where it stopped; false once the text cannot be one JSON string.
+    fn still(&mut self, text: &[u8]) -> bool {
+        while let Some(&b) = text.get(self.at) {
+            self.at += 1;
+            let ws = matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+            self.state = match (self.state, b) {
+                (0 | 3, _) if ws => self.state,
+                (0, b'"') => 1,
+                (1, b'"') => 3,
+                (1, b'\\') => 2,
+                (1 | 2, _) if b >= 0x20 => 1,
+                _ => return false,
+            };
+        }
+        true
+    }
 }
 
 impl PartialJson {
@@ -100,6 +131,7 @@ impl PartialJson {
             ops: Ops::default(),
             finished: false,
             closing_search: None,
+            quoted: Some(Quoted { at: 0, state: 0 }),
         }
     }
 
@@ -158,6 +190,15 @@ impl PartialJson {
             }
             self.closing_search = None;
             self.relocate();
+        }
+        if let Some(q) = &mut self.quoted {
+            if q.still(self.text.as_bytes()) {
+                return Ok(Update {
+                    ops: String::new(),
+                    complete: false,
+                });
+            }
+            self.quoted = None;
         }
         if !self.settled {
             if let Some(at) = memchr::memrchr3(b'<', b'`', b'~', chunk.as_bytes()) {
@@ -301,6 +342,23 @@ impl PartialJson {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_that_may_be_one_json_string_shows_nothing_until_it_cannot_be() {
+        // The whole text is a JSON string: its value is the string, never the array inside it.
+        let mut p = PartialJson::new(&Options::default());
+        for c in [" \"[1,", " 2]", "\\\"", "\"  \n"] {
+            assert_eq!(p.push(c).unwrap().ops, "", "{c:?}");
+        }
+        assert_eq!(p.finish().unwrap().json, "\"[1, 2]\\\"\"");
+        // Text after the closing quote: not one string, so the JSON inside is the value after all.
+        let mut p = PartialJson::new(&Options::default());
+        assert_eq!(p.push("\"{\\\"a\\\": 1}\"").unwrap().ops, "");
+        assert_ne!(p.push(" and {\"b\": 2}").unwrap().ops, "");
+        // A raw line break cannot be inside a JSON string.
+        let mut p = PartialJson::new(&Options::default());
+        assert_ne!(p.push("\"\n{\"a\": 1}").unwrap().ops, "");
+    }
 
     #[test]
     fn a_fence_after_prose_moves_the_source() {

@@ -107,6 +107,20 @@ test('partial values: strings grow, keys and numbers appear whole, nothing flips
   assert.deepEqual(p.finish(), { name: 'Ada', age: 36, ok: true, b: null });
 });
 
+test('a response that may still be one JSON string shows no value, so the value never flips from the JSON inside it', () => {
+  // The whole text is a JSON string: its value is the string, never the array or object quoted in it.
+  for (const text of ['"[1, 2]"', ' "{\\"mood\\": \\"wary\\"}"\n', '"Ça va — très bien 😀"']) {
+    const p = new PartialJsonParser();
+    for (const c of text) assert.equal(p.push(c).value, undefined, JSON.stringify(text));
+    assert.equal(p.finish(), JSON.parse(text));
+  }
+  // Once text follows the closing quote, it is not one string: the JSON located in it is the value.
+  const p = new PartialJsonParser();
+  assert.equal(p.push('"[1, 2]"').value, undefined);
+  assert.deepEqual(p.push(' is what I said').value, [1, 2]);
+  assert.deepEqual(p.finish(), parseAndRepair('"[1, 2]" is what I said'));
+});
+
 test('the value is one live object; a game turn streams past its think block', () => {
   const text = '<think>Pick the tavern {maybe}.</think>\n```json\n{"chosenIndex": 2, "speech": "Let\'s go", "mood": \'calm\',}\n```';
   const p = new PartialJsonParser();
