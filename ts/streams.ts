@@ -13,17 +13,47 @@ export interface CleanStreamHooks {
 /** A chunk the adapters accept: text, or UTF-8 bytes (decoded across chunk boundaries). */
 export type TextChunk = string | ArrayBufferView | ArrayBuffer;
 
-/** Turns chunks of text or UTF-8 bytes into text, keeping characters split between chunks intact. */
+/**
+ * How a server-sent events body starts: a `data:` field holding JSON or `[DONE]`, or an `event:` field line
+ * followed by another field. A model's own text does not start like this.
+ */
+const SSE_START = /^\ufeff?[\t\n\r ]*(?:data: ?[{[]|event: ?[\w.-]+\r?\n(?:data|id|retry):)/;
+/** How much of the start is looked at for {@link SSE_START}. */
+const SSE_LOOK = 256;
+
+/**
+ * Turns chunks of text or UTF-8 bytes into text, keeping characters split between chunks intact. A body
+ * that is server-sent events (a provider's stream) is a `TypeError`: its text is inside the events, and
+ * cleaning or parsing the envelope would silently give the wrong value.
+ */
 export class ChunkDecoder {
   #decoder: TextDecoder | undefined;
+  /** The start of the text, until it is long enough to rule out server-sent events; then `null`. */
+  #head: string | null = '';
 
   text(chunk: TextChunk): string {
-    if (typeof chunk === 'string') return chunk;
-    if (!ArrayBuffer.isView(chunk) && !(chunk instanceof ArrayBuffer)) {
+    let text: string;
+    if (typeof chunk === 'string') text = chunk;
+    else if (!ArrayBuffer.isView(chunk) && !(chunk instanceof ArrayBuffer)) {
       throw new TypeError(`clean stream: chunks must be strings or bytes, got ${chunk === null ? 'null' : typeof chunk}`);
+    } else {
+      this.#decoder ??= new TextDecoder('utf-8');
+      text = this.#decoder.decode(chunk, { stream: true });
     }
-    this.#decoder ??= new TextDecoder('utf-8');
-    return this.#decoder.decode(chunk, { stream: true });
+    if (this.#head !== null && text !== '') this.#look(text);
+    return text;
+  }
+
+  #look(text: string): void {
+    const head = this.#head + text.slice(0, SSE_LOOK);
+    if (SSE_START.test(head)) {
+      this.#head = null;
+      throw new TypeError(
+        'stream: the body is server-sent events (it starts with "data:" or "event:"), not the text of a response: ' +
+          'read it with objectStream(response) for JSON, or openAITextStream / anthropicTextStream for its text',
+      );
+    }
+    this.#head = head.length >= SSE_LOOK ? null : head;
   }
 
   end(): string {

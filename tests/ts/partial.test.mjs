@@ -242,6 +242,27 @@ test('adapters: bytes through the clean stream into partial values, and the asyn
   assert.deepEqual(values, ['{"a":[]}', '{"a":[1,2]}', '{"a":[1,2]}', { a: [1, 2] }]);
 });
 
+test('adapters: a server-sent events body is a TypeError that names objectStream, not the envelope as the value', async () => {
+  const openai = 'data: {"id":"c1","object":"chat.completion.chunk","choices":[{"delta":{"content":"{\\"a\\": 1}"}}]}\n\ndata: [DONE]\n\n';
+  const anthropic = 'event: message_start\ndata: {"type":"message_start"}\n\n';
+  for (const body of [openai, anthropic, `\ufeff\n${openai}`]) {
+    const bytes = new TextEncoder().encode(body);
+    // Split inside "data:" too: the start is recognized across chunks.
+    const chunks = [bytes.slice(0, 3), bytes.slice(3)];
+    const piped = new Blob(chunks).stream().pipeThrough(createCleanStream()).pipeThrough(createPartialJsonStream());
+    await assert.rejects(async () => {
+      for await (const u of piped) void u;
+    }, (e) => e instanceof TypeError && /server-sent events.*objectStream/.test(e.message));
+    await assert.rejects(async () => {
+      for await (const u of partialJsonValues(chunks)) void u;
+    }, TypeError);
+  }
+  // A response whose own text starts with "data:" is text.
+  const values = [];
+  for await (const u of partialJsonValues(['data: 3 rows follow\n', '{"rows": 3}'])) values.push(u.value);
+  assert.deepEqual(values.at(-1), { rows: 3 });
+});
+
 test('with a schema, finishExtract gives extract’s result for the whole text, and the stream’s last update carries it', async () => {
   const schema = { type: 'object', required: ['n', 'mood'], properties: { n: { type: 'integer' }, mood: { enum: ['calm', 'angry'] }, tags: { type: 'array', items: { type: 'string' } } } };
   const text = '<think>{"n": 9}</think>Sure: {"n": "2", "mood": "Angry", "tags": "one",}';
