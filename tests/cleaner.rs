@@ -131,28 +131,24 @@ fn options_strategy() -> impl Strategy<Value = CleanOptions> {
         1 => Just(vec![ThinkTag::new("cd", "x"), ThinkTag::new("abcdef", "xyz")]),
         1 => Just(Vec::new()),
     ];
-    let prefixes = prop::collection::vec(
-        prop::sample::select(vec![
-            "Narrator:",
-            "Narr",
-            "Bot",
-            "Bot:",
-            "😀",
-            "",
-            "Assistant",
-        ]),
-        0..3,
-    );
-    let endpoint = prop::collection::vec(
-        prop::sample::select(vec![
-            " Bot: ",
-            "Narr",
-            "\u{3000}😀",
-            "  ",
-            "analysis<|message|>",
-        ]),
-        0..3,
-    );
+    let list =
+        |choices: Vec<&'static str>| prop::collection::vec(prop::sample::select(choices), 0..3);
+    let prefixes = list(vec![
+        "Narrator:",
+        "Narr",
+        "Bot",
+        "Bot:",
+        "😀",
+        "",
+        "Assistant",
+    ]);
+    let endpoint = list(vec![
+        " Bot: ",
+        "Narr",
+        "\u{3000}😀",
+        "  ",
+        "analysis<|message|>",
+    ]);
     (
         tags,
         prop_oneof![
