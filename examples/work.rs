@@ -42,6 +42,7 @@ const SHAPES: &[Shape] = &[
         format!("{{{}}}", keys.join(","))
     }),
     ("many equal items", |n| format!("[{}1]", "1,".repeat(n / 2))),
+    ("unclosed timestamp", |n| format!("[Sent {}", "a".repeat(n))),
 ];
 
 const ENGINES: &[&str] = &["repair", "partial", "clean", "extract"];
@@ -92,7 +93,14 @@ fn main() {
             drop(p.finish());
         }
         "clean" => {
-            let mut c = Cleaner::new(&CleanOptions::default());
+            // Every prefix step armed, so the shapes reach the prefix stage too.
+            let mut c = Cleaner::new(&CleanOptions {
+                remove_timestamp_prefix: true,
+                remove_assistant_prefix: true,
+                response_start_text_to_remove: vec!["[Sent by the narrator:".into()],
+                response_start_text_to_remove_endpoint_wide: vec!["Scene".into()],
+                ..CleanOptions::default()
+            });
             let mut out = String::new();
             for chunk in text.as_bytes().chunks(10) {
                 c.push_into(std::str::from_utf8(chunk).expect("ASCII"), &mut out);

@@ -100,11 +100,11 @@ fn spec_clean(text: &str, o: &CleanOptions) -> String {
     }
     if o.remove_timestamp_prefix {
         if let Some(rest) = t.strip_prefix("[Sent ") {
-            // `[^\]\r\n]* ago\]`: any " ago]" whose run before it has no `]` or line break.
+            // `[^\]\r\n]{0,200} ago\]` (bytes): any " ago]" whose run before it has no `]` or line break.
             let hit = rest
                 .match_indices(" ago]")
                 .map(|(k, _)| k)
-                .find(|&k| !rest[..k].contains([']', '\r', '\n']));
+                .find(|&k| k <= 200 && !rest[..k].contains([']', '\r', '\n']));
             if let Some(k) = hit {
                 t = lstrip(&rest[k + " ago]".len()..]);
             }

@@ -11,7 +11,7 @@
 //!
 //! [`clean`] is one [`Cleaner::push`] plus [`Cleaner::finish`], so every chunking gives the same text.
 //! Text that can no longer change is released at once. What is held back is bounded: a tag that may be
-//! starting at the end of the text, the longest custom prefix, one line while a timestamp may be
+//! starting at the end of the text, the longest custom prefix, a bounded run while a timestamp may be
 //! arriving, the ten bytes of `Assistant:`, and trailing whitespace while trimming. Inside a reasoning
 //! block the block itself is held, since it comes back if the stream ends before its closing tag.
 
@@ -232,6 +232,9 @@ const STEP_BODY: u8 = 4;
 
 const TIMESTAMP_OPEN: &str = "[Sent ";
 const TIMESTAMP_CLOSE: &str = " ago]";
+/// The longest run between `[Sent ` and ` ago]`, in bytes: a timestamp is short, and the look-ahead (what
+/// is held, and what each chunk rescans) stays bounded.
+const TIMESTAMP_RUN_MAX: usize = 200;
 const ASSISTANT: &str = "Assistant:";
 
 /// A prefix step's decision on the text it holds.
@@ -689,13 +692,16 @@ fn decide_literal(prefix: &str, text: &str, done: bool) -> Decision {
     }
 }
 
-/// Step 4: `^\[Sent [^\]\r\n]* ago\]`. The run cannot contain `]`, so the match ends at the first `]`,
-/// which must come before any line break and right after ` ago`.
+/// Step 4: `^\[Sent [^\]\r\n]{0,200} ago\]` (the run counted in UTF-8 bytes). The run cannot contain `]`, so
+/// the match ends at the first `]`, which must come before any line break and right after ` ago`, within
+/// [`TIMESTAMP_RUN_MAX`] bytes of the run's start.
 fn decide_timestamp(text: &str, done: bool) -> Decision {
     match decide_literal(TIMESTAMP_OPEN, text, done) {
         Decision::Remove(n) => {
             let rest = &text.as_bytes()[n..];
-            match memchr::memchr3(b']', b'\r', b'\n', rest) {
+            let look = TIMESTAMP_RUN_MAX + TIMESTAMP_CLOSE.len();
+            let window = &rest[..rest.len().min(look)];
+            match memchr::memchr3(b']', b'\r', b'\n', window) {
                 Some(i) if rest[i] == b']' => {
                     let with_close = &rest[..=i];
                     // The run before ` ago]` may be empty, but it does not share the space of `[Sent `.
@@ -706,7 +712,7 @@ fn decide_timestamp(text: &str, done: bool) -> Decision {
                     }
                 }
                 Some(_) => Decision::Keep,
-                None if done => Decision::Keep,
+                None if done || rest.len() >= look => Decision::Keep,
                 None => Decision::Wait,
             }
         }
@@ -741,5 +747,14 @@ mod tests {
             decide_timestamp("[Sent 5 min", false),
             Decision::Wait
         ));
+        let run = |n: usize| format!("[Sent {} ago]", "é".repeat(n / 2));
+        assert!(ok(&run(TIMESTAMP_RUN_MAX)));
+        assert!(!ok(&run(TIMESTAMP_RUN_MAX + 2)));
+        // Past the longest run, no more text is waited for.
+        let long = format!(
+            "[Sent {}",
+            "a".repeat(TIMESTAMP_RUN_MAX + TIMESTAMP_CLOSE.len())
+        );
+        assert!(matches!(decide_timestamp(&long, false), Decision::Keep));
     }
 }

@@ -98,7 +98,9 @@ function specClean(text, o = {}) {
   if (p !== undefined) t = lstrip(t.slice(p.length));
   const q = listOf(o.responseStartTextToRemoveEndpointWide).map((x) => x.trim()).find((x) => x !== '' && t.startsWith(x));
   if (q !== undefined) t = lstrip(t.slice(q.length));
-  if (o.removeTimestampPrefix) t = lstrip(t.replace(/^\[Sent [^\]\r\n]* ago\]/, ''));
+  // The run between "[Sent " and " ago]" is at most 200 bytes of UTF-8.
+  const stamp = o.removeTimestampPrefix ? /^\[Sent ([^\]\r\n]*) ago\]/.exec(t) : null;
+  if (stamp !== null && new TextEncoder().encode(stamp[1]).length <= 200) t = lstrip(t.slice(stamp[0].length));
   if (o.removeAssistantPrefix && t.startsWith('Assistant:')) t = lstrip(t.slice('Assistant:'.length));
   if (o.trim ?? true) t = t.trim();
   return t;
