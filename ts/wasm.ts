@@ -164,6 +164,15 @@ export interface RawRepairErr {
 }
 
 /**
+ * What the core must see of `text` to judge it against `maxInputLength` (negative: no limit): all of it, or
+ * the limit plus one UTF-16 unit, which the core rejects exactly as it rejects the whole text (the error
+ * is at index 0). A text over the limit is never copied into wasm memory, which cannot shrink.
+ */
+function bounded(text: string, maxInputLength: number): string {
+  return maxInputLength >= 0 && text.length > maxInputLength + 1 ? text.slice(0, maxInputLength + 1) : text;
+}
+
+/**
  * Calls the core's repair. `header` is left as text: callers that want the report parse it. With
  * `narrow`, the JSON is written one byte per character (see `narrowForm`): same value, decoded faster.
  */
@@ -178,7 +187,7 @@ export function callRepair(
 ): RawRepairOk | RawRepairErr {
   assertReady();
   const form = narrowForm(narrow);
-  return decodeResult(readOutput(repairText(writeInput(text), maxDepth, maxInputLength, forbid, assumeInvalid, report, form), form === 2));
+  return decodeResult(readOutput(repairText(writeInput(bounded(text, maxInputLength)), maxDepth, maxInputLength, forbid, assumeInvalid, report, form), form === 2));
 }
 
 /** One repair kind as described by the core. */
@@ -265,8 +274,14 @@ function decodeResult(out: string): RawRepairOk | RawRepairErr {
 export function newPartialJson(maxDepth: number, maxInputLength: number, forbid: string, validUnbounded: boolean, reasoningFirst: boolean): CorePartialJson {
   assertReady();
   const core = new PartialJson(maxDepth, maxInputLength, forbid, validUnbounded, reasoningFirst);
+  // UTF-16 units passed on so far: past the limit, the rest of the stream stays out of wasm memory.
+  let passed = 0;
   return {
-    push: (chunk) => core.push(writeInput(chunk)),
+    push: (chunk) => {
+      const part = maxInputLength < 0 ? chunk : chunk.slice(0, Math.max(0, maxInputLength + 1 - passed));
+      passed += part.length;
+      return core.push(writeInput(part));
+    },
     finish: (report, narrow) => {
       const form = narrowForm(narrow);
       return decodeResult(readOutput(core.finish(report, form), form === 2));
@@ -312,7 +327,7 @@ export function newSchema(
   return {
     validate: (json) => core.validate(writeInput(json)),
     extract: (text, maxDepth, maxInputLength, forbid, forbidCoercions, skip) =>
-      core.extract(writeInput(text), maxDepth, maxInputLength, forbid, forbidCoercions, skip),
+      core.extract(writeInput(bounded(text, maxInputLength)), maxDepth, maxInputLength, forbid, forbidCoercions, skip),
     free: () => core.free(),
   };
 }

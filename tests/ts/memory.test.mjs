@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { StreamCleaner, PartialJsonParser, wasmMemorySize, clean, parseAndRepair } from 'llm-response-sanitizer';
+import { StreamCleaner, PartialJsonParser, wasmMemorySize, clean, parseAndRepair, parseDetailed, repairJson, extract, JsonRepairError } from 'llm-response-sanitizer';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
@@ -153,4 +153,23 @@ test('objectStream, 100,000 cycles read to the end or left after the first updat
     if (i % BATCH === BATCH - 1) await settle();
   }
   assert.equal(wasmMemorySize() - before, 0);
+});
+
+test('a text over maxInputLength is rejected without being copied into wasm memory, whole or streamed', async () => {
+  const big = `[${'1,'.repeat(10_000_000)}`;
+  const options = { maxInputLength: 4_096 };
+  parseAndRepair('[1]', options);
+  await settle();
+  const before = wasmMemorySize();
+  for (const call of [() => parseAndRepair(big, options), () => parseDetailed(big, options), () => repairJson(big, options)]) {
+    assert.throws(call, (e) => e instanceof JsonRepairError && e.kind === 'input_too_long' && e.limit === 4_096);
+  }
+  assert.match(extract(big, { type: 'array' }, options).issues[0].message, /longer than the limit of 4096/);
+  const parser = new PartialJsonParser(options);
+  assert.throws(() => {
+    for (let i = 0; i < big.length; i += 1 << 20) parser.push(big.slice(i, i + (1 << 20)));
+  }, (e) => e.kind === 'input_too_long');
+  parser.free();
+  // 20 MB of input; the memory may grow by the small buffers of the calls, not by the input.
+  assert.ok(wasmMemorySize() - before < 1 << 20, `grew by ${wasmMemorySize() - before} bytes`);
 });
