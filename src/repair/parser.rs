@@ -965,7 +965,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Skips JSON whitespace and no-break spaces from `i` without recording; also reports a newline.
+    /// Skips JSON whitespace, no-break spaces, invisible characters, vertical tabs and form feeds from `i`
+    /// without recording; also reports a newline.
     fn peek_past_space(&self, mut i: usize) -> (usize, bool) {
         let (s, end) = (self.s, self.end);
         let mut newline = false;
@@ -979,6 +980,9 @@ impl<'a> Parser<'a> {
                     i += 1;
                 }
                 Some(0xC2) if i + 1 < end && s[i + 1] == 0xA0 => i += 2,
+                // What skip_space drops as well: invisible characters, vertical tab, form feed.
+                Some(0xE2 | 0xEF) if i + 2 < end && invisible_len(s, i) > 0 => i += 3,
+                Some(0x0B | 0x0C) if i < end => i += 1,
                 _ => return (i, newline),
             }
         }
