@@ -442,11 +442,15 @@ export function regexpTest(pattern, text) {\n\
     if (cache.size >= 4096) cache.clear();\n\
     cache.set(pattern, re);\n\
   }\n\
-  return re === null ? -1 : re.test(text) ? 1 : 0;\n\
+  if (re === null) return -1;\n\
+  // An exception must not unwind through wasm frames (it would leave the module unusable): a test the\n\
+  // host cannot complete (its stack overflows on a huge text) is a failed match.\n\
+  try { return re.test(text) ? 1 : 0; } catch { return -2; }\n\
 }\n")]
 extern "C" {
     /// The host's ECMAScript `RegExp` (with the `u` flag when the pattern allows it), cached by source:
-    /// 1 for a match, 0 for none, -1 for a pattern that is not a regular expression.
+    /// 1 for a match, 0 for none, -1 for a pattern that is not a regular expression, -2 for a test the
+    /// host could not complete.
     #[wasm_bindgen(js_name = regexpTest)]
     fn regexp_test(pattern: &str, text: &str) -> i32;
 }

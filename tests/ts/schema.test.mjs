@@ -164,3 +164,14 @@ test('a value deeper than evaluation follows is a depth issue, a keyword of the 
   assert.ok(d.issues.some((i) => i.keyword === 'depth'), JSON.stringify(d.issues.map((i) => i.keyword)));
   for (const i of d.issues) assert.ok(ISSUE_KEYWORDS.includes(i.keyword), i.keyword);
 });
+
+test('a pattern the host cannot test on a value (its stack overflows) is a pattern issue, and the module keeps working', () => {
+  const schema = compileSchema({ type: 'string', pattern: '^([a-z]|[0-9])*$' });
+  const r = schema.validate('a'.repeat(5_000_000));
+  assert.equal(r.valid, false);
+  assert.deepEqual(r.issues.map((i) => i.keyword), ['pattern']);
+  // The same schema, and every other call, still work; dropping the schema is harmless.
+  assert.equal(schema.validate('abc123').valid, true);
+  assert.deepEqual(validate('x', { type: 'string', pattern: '^x$' }).valid, true);
+  schema.free();
+});
