@@ -233,8 +233,14 @@ fn write_result<J: AsRef<[u8]>>(
     }
 }
 
-/// Appends `"span":{…},"repairs":[…]` with UTF-16 positions and 1-based line/column.
-fn push_report(s: &mut String, text: &str, repairs: &[Repair], span: &Range<usize>) {
+/// The most repairs a report lists; the rest are counted (`omittedRepairs`). A text of commas can need a
+/// repair per byte, and each listed repair costs the host about 300 bytes.
+const REPORT_MAX: usize = 10_000;
+
+/// Appends `"span":{…},"repairs":[…]` with UTF-16 positions and 1-based line/column, and
+/// `"omittedRepairs":N` when more than [`REPORT_MAX`] repairs were made.
+fn push_report(s: &mut String, text: &str, all: &[Repair], span: &Range<usize>) {
+    let repairs = &all[..all.len().min(REPORT_MAX)];
     let mut offsets: Vec<usize> = repairs.iter().map(|r| r.offset).collect();
     offsets.push(span.start);
     offsets.push(span.end);
@@ -265,6 +271,9 @@ fn push_report(s: &mut String, text: &str, repairs: &[Repair], span: &Range<usiz
         s.push('}');
     }
     s.push(']');
+    if all.len() > repairs.len() {
+        let _ = write!(s, ",\"omittedRepairs\":{}", all.len() - repairs.len());
+    }
 }
 
 /// Every repair kind as a JSON array of `{kind, class, description}`.

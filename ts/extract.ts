@@ -61,8 +61,10 @@ interface ExtractCommon {
   /** The same issues in the Standard Schema shape. */
   readonly standardIssues: readonly StandardIssue[];
   readonly coercions: readonly CoercionRecord[];
-  /** Repairs made to read the candidate, positions in UTF-16 code units of `text`. */
+  /** Repairs made to read the candidate, positions in UTF-16 code units of `text`; at most 10,000. */
   readonly repairs: readonly RepairRecord[];
+  /** How many repairs past the first 10,000 were made but not listed; absent when none were left out. */
+  readonly omittedRepairs?: number;
   /** How many candidates were read. */
   readonly candidates: number;
 }
@@ -165,7 +167,9 @@ function* steps(text: string, schema: CompiledSchema, options: ExtractOptions | 
   const read = (skip: number): CoreResult => {
     const raw = JSON.parse(core.extract(text, p.maxDepth, p.maxInputLength, p.forbid, forbidCoercions, skip)) as CoreResult & { candidate: number | null };
     const found = raw.candidate !== null;
+    const omitted = found && raw.omittedRepairs !== undefined ? { omittedRepairs: raw.omittedRepairs } : {};
     return {
+      ...omitted,
       ok: raw.ok,
       value: found ? raw.value : undefined,
       issues: raw.issues,

@@ -1,7 +1,7 @@
 /** Streaming JSON: the value of a response while it arrives. */
 import { newPartialJson, type CorePartialJson, type RawRepairOk } from './wasm.js';
 import { JsonRepairError, assertString, type JsonRepairErrorKind } from './errors.js';
-import { fail, plan, validResult, type ParseResult } from './repair.js';
+import { fail, plan, reportedResult, validResult, type ParseResult } from './repair.js';
 import { PartialValue } from './partial-value.js';
 import { PairJoiner, hasLoneSurrogate } from './surrogates.js';
 import { CompiledSchema, type SchemaInput } from './schema.js';
@@ -195,8 +195,7 @@ export class PartialJsonParser<T = unknown> {
     const valid = this.#validText('finishDetailed');
     const r = this.#end('finishDetailed', true, false);
     if (valid !== undefined) return validResult(valid, JSON.parse(valid));
-    const header = JSON.parse(r.header) as Pick<ParseResult, 'status' | 'repairs' | 'span'>;
-    return { value: JSON.parse(r.json), json: r.json, status: header.status, repairs: header.repairs, span: header.span };
+    return reportedResult(r);
   }
 
   /**

@@ -87,7 +87,10 @@ export interface ParseResult {
   /** The value as strict JSON text (the input itself, trimmed, when it was valid). */
   readonly json: string;
   readonly status: 'valid' | 'repaired';
+  /** Every repair, in order; at most 10,000 (see `omittedRepairs`). */
   readonly repairs: readonly RepairRecord[];
+  /** How many repairs past the first 10,000 were made but not listed; absent when none were left out. */
+  readonly omittedRepairs?: number;
   /** UTF-16 range of the input the value was read from. */
   readonly span: { readonly start: number; readonly end: number };
 }
@@ -264,8 +267,14 @@ export function parseDetailed(text: string, options?: RepairOptions): ParseResul
   if (strict !== NOT_VALID && strict !== UNTRIED) return validResult(text, strict);
   const r = repairOrThrow(text, p, strict, true);
   if (r.valid) return validResult(text, JSON.parse(text));
-  const header = JSON.parse(r.header) as Pick<ParseResult, 'status' | 'repairs' | 'span'>;
-  return { value: JSON.parse(r.json), json: r.json, status: header.status, repairs: header.repairs, span: header.span };
+  return reportedResult(r);
+}
+
+/** The `ParseResult` of a core repair made with its report. */
+export function reportedResult(r: RawRepairOk): ParseResult {
+  const header = JSON.parse(r.header) as Pick<ParseResult, 'status' | 'repairs' | 'span' | 'omittedRepairs'>;
+  const result = { value: JSON.parse(r.json) as unknown, json: r.json, status: header.status, repairs: header.repairs, span: header.span };
+  return header.omittedRepairs === undefined ? result : { ...result, omittedRepairs: header.omittedRepairs };
 }
 
 /** The detailed result for `text` that is valid JSON with the value `value`. */

@@ -173,3 +173,24 @@ test('a text over maxInputLength is rejected without being copied into wasm memo
   // 20 MB of input; the memory may grow by the small buffers of the calls, not by the input.
   assert.ok(wasmMemorySize() - before < 1 << 20, `grew by ${wasmMemorySize() - before} bytes`);
 });
+
+test('a text needing a repair per byte: the report lists 10,000 and counts the rest, so memory stays small', async () => {
+  const text = `[1${','.repeat(1_000_000)}]`;
+  parseDetailed('[1,]');
+  await settle();
+  const before = wasmMemorySize();
+  const r = parseDetailed(text);
+  assert.deepEqual(r.value, [1]);
+  assert.equal(r.repairs.length, 10_000);
+  const total = r.repairs.length + r.omittedRepairs;
+  assert.ok(total >= 999_999, String(total));
+  const x = extract(text, { type: 'array' });
+  assert.deepEqual([x.ok, x.repairs.length, x.omittedRepairs], [true, 10_000, r.omittedRepairs]);
+  const p = new PartialJsonParser();
+  for (let i = 0; i < text.length; i += 65_536) p.push(text.slice(i, i + 65_536));
+  const streamed = p.finishDetailed();
+  assert.deepEqual([streamed.repairs.length, streamed.omittedRepairs], [10_000, r.omittedRepairs]);
+  // A report of a million repairs took 338 MiB; the repairs themselves take 16 bytes each.
+  assert.ok(wasmMemorySize() - before < 64 << 20, `grew by ${wasmMemorySize() - before} bytes`);
+  assert.equal('omittedRepairs' in parseDetailed('[1,,2]'), false);
+});
