@@ -259,7 +259,7 @@ export function repairJson(text: string, options?: RepairOptions): string {
   return r.valid ? text.trim() : r.json;
 }
 
-/** The value with its strict JSON text, status, every repair with its position, and the span it came from. */
+/** The value with its strict JSON text, status, every repair with its position (the first 10,000, and `omittedRepairs` past them), and the span it came from. */
 export function parseDetailed(text: string, options?: RepairOptions): ParseResult {
   assertString(text, 'parseDetailed');
   const p = plan(options, 'parseDetailed');
