@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { cutAt } from './fixtures.mjs';
-import { PartialJsonParser, StreamCleaner, parseAndRepair, clean, JsonRepairError, partialJsonValues, COMMON_THINK_TAGS } from 'llm-response-sanitizer';
+import { PartialJsonParser, StreamCleaner, parseAndRepair, clean, JsonRepairError, partialJsonValues, createCleanStream, COMMON_THINK_TAGS } from 'llm-response-sanitizer';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
 
@@ -89,7 +89,14 @@ test('PartialJsonParser: partial values shown while a stream grows agree with th
 });
 
 test('StreamCleaner: any chunking equals clean(), for the default and the common-tags options', () => {
-  const options = fc.constantFrom(undefined, { thinkTags: COMMON_THINK_TAGS }, { expectOnlyClosingThinkTag: true }, { removeTimestampPrefix: true, removeAssistantPrefix: true, trim: false });
+  const options = fc.constantFrom(
+    undefined,
+    { thinkTags: COMMON_THINK_TAGS },
+    { expectOnlyClosingThinkTag: true },
+    { removeTimestampPrefix: true, removeAssistantPrefix: true, trim: false },
+    { thinkOnly: true, graceIncludesLeadingWhitespace: true, openingTagGracePeriod: 3 },
+    { expectOnlyClosingThinkTag: true, keepTextWithoutClosingTag: true, responseStartTextToRemove: ['[', ''], responseStartTextToRemoveEndpointWide: [' Assistant: ', '{'] },
+  );
   fc.assert(
     fc.property(chunked, options, ([t, cuts], o) => {
       const s = new StreamCleaner(o);
@@ -98,6 +105,22 @@ test('StreamCleaner: any chunking equals clean(), for the default and the common
       assert.equal(streamed, clean(t, o));
     }),
     { numRuns: RUNS },
+  );
+});
+
+test('createCleanStream over bytes split anywhere (inside UTF-8 sequences too) equals clean() of the decoded text', async () => {
+  await fc.assert(
+    fc.asyncProperty(chunked, async ([t, cuts]) => {
+      const bytes = new TextEncoder().encode(t);
+      const decoded = new TextDecoder().decode(bytes);
+      // A text that starts like server-sent events is refused; that case has its own test.
+      fc.pre(!/^\ufeff?[\t\n\r ]*(data|event):/.test(decoded));
+      const out = new Blob(cutAt(bytes, cuts)).stream().pipeThrough(createCleanStream({ removeAssistantPrefix: true }));
+      let got = '';
+      for await (const c of out) got += c;
+      assert.equal(got, clean(decoded, { removeAssistantPrefix: true }));
+    }),
+    { numRuns: Math.ceil(RUNS / 2) },
   );
 });
 
