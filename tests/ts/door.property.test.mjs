@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { cutAt } from './fixtures.mjs';
-import { PartialJsonParser, StreamCleaner, parseAndRepair, clean, JsonRepairError, partialJsonValues, createCleanStream, COMMON_THINK_TAGS } from 'llm-response-sanitizer';
+import { PartialJsonParser, StreamCleaner, parseAndRepair, clean, JsonRepairError, partialJsonValues, createCleanStream, createPartialJsonStream, COMMON_THINK_TAGS } from 'llm-response-sanitizer';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
 
@@ -121,6 +121,28 @@ test('createCleanStream over bytes split anywhere (inside UTF-8 sequences too) e
       assert.equal(got, clean(decoded, { removeAssistantPrefix: true }));
     }),
     { numRuns: Math.ceil(RUNS / 2) },
+  );
+});
+
+test('createPartialJsonStream over bytes split anywhere ends as parseAndRepair does', async () => {
+  await fc.assert(
+    fc.asyncProperty(chunked, async ([t, cuts]) => {
+      const bytes = new TextEncoder().encode(t);
+      const decoded = new TextDecoder().decode(bytes);
+      fc.pre(!/^\ufeff?[\t\n\r ]*(data|event):/.test(decoded));
+      const want = outcome(() => parseAndRepair(decoded));
+      let got;
+      try {
+        let value;
+        for await (const u of new Blob(cutAt(bytes, cuts)).stream().pipeThrough(createPartialJsonStream())) value = u.value;
+        got = JSON.stringify(value);
+      } catch (e) {
+        if (!(e instanceof JsonRepairError)) throw e;
+        got = `error ${e.kind}`;
+      }
+      assert.equal(got, want);
+    }),
+    { numRuns: Math.ceil(RUNS / 3) },
   );
 });
 
