@@ -20,12 +20,35 @@ const piece = fc.oneof(
 const text = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''));
 /** A text and the places to cut it (UTF-16 indices, so surrogate pairs get split too). */
 const chunked = text.chain((t) => fc.tuple(fc.constant(t), fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, t.length - 1) }), { maxLength: 12 })));
+/**
+ * The same as UTF-8 bytes cut at those places (inside multi-byte characters too), with the text the bytes
+ * decode to (lone surrogates become U+FFFD). A text that starts like server-sent events is left out: the
+ * stream adapters refuse it, and that case has its own test.
+ */
+const byteChunked = chunked
+  .map(([t, cuts]) => {
+    const bytes = new TextEncoder().encode(t);
+    return { chunks: cutAt(bytes, cuts), decoded: new TextDecoder().decode(bytes) };
+  })
+  .filter(({ decoded }) => !/^\ufeff?[\t\n\r ]*(data|event):/.test(decoded));
 
 
 /** The one-shot outcome: the value as JSON text, or the error's kind. A non-typed error fails the property. */
 function outcome(fn) {
   try {
     return JSON.stringify(fn());
+  } catch (e) {
+    if (!(e instanceof JsonRepairError)) throw e;
+    return `error ${e.kind}`;
+  }
+}
+
+/** The last value of a stream of partial updates, as {@link outcome} gives a one-shot call's. */
+async function lastOutcome(updates) {
+  try {
+    let value;
+    for await (const u of updates) value = u.value;
+    return JSON.stringify(value);
   } catch (e) {
     if (!(e instanceof JsonRepairError)) throw e;
     return `error ${e.kind}`;
@@ -110,12 +133,8 @@ test('StreamCleaner: any chunking equals clean(), for the default and the common
 
 test('createCleanStream over bytes split anywhere (inside UTF-8 sequences too) equals clean() of the decoded text', async () => {
   await fc.assert(
-    fc.asyncProperty(chunked, async ([t, cuts]) => {
-      const bytes = new TextEncoder().encode(t);
-      const decoded = new TextDecoder().decode(bytes);
-      // A text that starts like server-sent events is refused; that case has its own test.
-      fc.pre(!/^\ufeff?[\t\n\r ]*(data|event):/.test(decoded));
-      const out = new Blob(cutAt(bytes, cuts)).stream().pipeThrough(createCleanStream({ removeAssistantPrefix: true }));
+    fc.asyncProperty(byteChunked, async ({ chunks, decoded }) => {
+      const out = new Blob(chunks).stream().pipeThrough(createCleanStream({ removeAssistantPrefix: true }));
       let got = '';
       for await (const c of out) got += c;
       assert.equal(got, clean(decoded, { removeAssistantPrefix: true }));
@@ -126,21 +145,9 @@ test('createCleanStream over bytes split anywhere (inside UTF-8 sequences too) e
 
 test('createPartialJsonStream over bytes split anywhere ends as parseAndRepair does', async () => {
   await fc.assert(
-    fc.asyncProperty(chunked, async ([t, cuts]) => {
-      const bytes = new TextEncoder().encode(t);
-      const decoded = new TextDecoder().decode(bytes);
-      fc.pre(!/^\ufeff?[\t\n\r ]*(data|event):/.test(decoded));
-      const want = outcome(() => parseAndRepair(decoded));
-      let got;
-      try {
-        let value;
-        for await (const u of new Blob(cutAt(bytes, cuts)).stream().pipeThrough(createPartialJsonStream())) value = u.value;
-        got = JSON.stringify(value);
-      } catch (e) {
-        if (!(e instanceof JsonRepairError)) throw e;
-        got = `error ${e.kind}`;
-      }
-      assert.equal(got, want);
+    fc.asyncProperty(byteChunked, async ({ chunks, decoded }) => {
+      const got = await lastOutcome(new Blob(chunks).stream().pipeThrough(createPartialJsonStream()));
+      assert.equal(got, outcome(() => parseAndRepair(decoded)));
     }),
     { numRuns: Math.ceil(RUNS / 3) },
   );
@@ -148,21 +155,9 @@ test('createPartialJsonStream over bytes split anywhere ends as parseAndRepair d
 
 test('partialJsonValues over bytes split anywhere (inside UTF-8 sequences too) ends as parseAndRepair does', async () => {
   await fc.assert(
-    fc.asyncProperty(chunked, async ([t, cuts]) => {
-      const bytes = new TextEncoder().encode(t);
-      const chunks = cutAt(bytes, cuts);
-      // Bytes decode lone surrogates to U+FFFD: compare with the one-shot call on the decoded text.
-      const want = outcome(() => parseAndRepair(new TextDecoder().decode(bytes)));
-      let got;
-      try {
-        let value;
-        for await (const u of partialJsonValues(chunks)) value = u.value;
-        got = JSON.stringify(value);
-      } catch (e) {
-        if (!(e instanceof JsonRepairError)) throw e;
-        got = `error ${e.kind}`;
-      }
-      assert.equal(got, want);
+    fc.asyncProperty(byteChunked, async ({ chunks, decoded }) => {
+      const got = await lastOutcome(partialJsonValues(chunks));
+      assert.equal(got, outcome(() => parseAndRepair(decoded)));
     }),
     { numRuns: Math.ceil(RUNS / 2) },
   );
