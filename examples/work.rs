@@ -36,6 +36,16 @@ const SHAPES: &[Shape] = &[
     ("unterminated think block", |n| {
         format!("<think>{}", "x".repeat(n))
     }),
+    ("repeated partial closing tags in a block", |n| {
+        format!("<think>{}", "</thin".repeat(n / 6))
+    }),
+    ("repeated bracketed tags", |n| "[THINK".repeat(n / 6)),
+    ("bracketed closing tags in a block", |n| {
+        format!("[THINK]{}", "[/THINK ]".repeat(n / 9))
+    }),
+    ("arrays ending in k", |n| {
+        format!("[{}]", "[\"k\"],[k]".repeat(n / 10))
+    }),
     ("repeated fence openings", |n| "```json\n".repeat(n / 8)),
     ("many keys in one object", |n| {
         let keys: Vec<String> = (0..n / 12).map(|i| format!("\"k{i:07}\":1")).collect();

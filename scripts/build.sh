@@ -24,13 +24,16 @@ const b64 = fs.readFileSync(process.argv[1]).toString("base64");
 fs.writeFileSync(process.argv[1] + ".base64.js", "export default " + JSON.stringify(b64) + ";\n");
 fs.writeFileSync(process.argv[1] + ".base64.d.ts", "/** The WebAssembly module, base64. */\ndeclare const base64: string;\nexport default base64;\n");
 ' "pkg/${name}_bg.wasm"
+# The core's vocabulary (repair kinds, reasoning tags, limits, wire codes) for the TypeScript side.
+node scripts/vocabulary.mjs
 rm -rf dist
 node_modules/.bin/tsc -p tsconfig.json
 # CommonJS consumers (`module: node16`) resolve the "require" condition: the same declarations as .d.cts,
 # whose relative imports name .cjs, so TypeScript reads them as CommonJS.
 mkdir -p dist/cjs
 for f in dist/*.d.ts; do
-  sed -E "s#(from|import\() '(\./[^']+)\.js'#\1 '\2.cjs'#g" "$f" > "dist/cjs/$(basename "$f" .d.ts).d.cts"
+  sed -E -e "s#(from|import\() '(\./[^']+)\.js'#\1 '\2.cjs'#g" -e "s#(from|import\() '\.\./pkg/([^']+)\.js'#\1 '../../pkg/\2.cjs'#g" \
+    "$f" > "dist/cjs/$(basename "$f" .d.ts).d.cts"
 done
 # A CommonJS build of the Node entry for loaders that cannot require() ES modules (Jest's module system,
 # Node before 20.19, ts-node in CommonJS mode). It reads the same .wasm: `import.meta.url` becomes dist/node.js.

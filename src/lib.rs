@@ -24,14 +24,17 @@
 mod encoding;
 mod error;
 pub mod position;
+mod reasoning;
 mod repair;
 pub mod schema;
 mod stream;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
+mod wire;
 
 pub use error::{Error, ErrorKind};
 pub use position::Location;
+pub use reasoning::REASONING_TAGS;
 pub use repair::{
     ascii_json, repair, Options as RepairOptions, Repair, RepairClass, RepairKind, RepairSet,
     Repaired, Status, DEFAULT_MAX_DEPTH,
@@ -40,3 +43,6 @@ pub use stream::{
     clean, clean_detailed, is_js_whitespace, CleanOptions, Cleaned, Cleaner, PartialJson, ThinkTag,
     Update, DEFAULT_END_THINK_TAG, DEFAULT_OPENING_TAG_GRACE_PERIOD, DEFAULT_START_THINK_TAG,
 };
+/// The build's view of the core's vocabulary (see `examples/vocabulary.rs`); not part of the API.
+#[doc(hidden)]
+pub use wire::vocabulary;

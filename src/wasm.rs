@@ -10,9 +10,13 @@ use crate::encoding::latin1_to_utf8_in_place;
 use crate::position::{locate_all, Location};
 use crate::repair::{json_string, push_narrow_json, repair_bytes, repair_latin1};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema};
+use crate::wire::{
+    Form, CLEAN_ASSISTANT, CLEAN_GRACE_FROM_START, CLEAN_KEEP_UNCLOSED, CLEAN_ONLY_CLOSING,
+    CLEAN_THINK_ONLY, CLEAN_TIMESTAMP, CLEAN_TRIM, REPORT_MAX,
+};
 use crate::{
-    CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairKind, RepairOptions,
-    RepairSet, Repaired, Status, ThinkTag,
+    CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairOptions, RepairSet,
+    Repaired, Status, ThinkTag,
 };
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -137,9 +141,7 @@ fn error_string(e: &Error) -> String {
 ///
 /// `forbid` is a comma-separated list of repair kind or class codes (validated by the caller);
 /// `max_input_length` < 0 means no limit. With `report`, the header carries status, span and repairs.
-/// `narrow` 1 escapes the JSON text's non-ASCII characters, 2 writes those up to U+00FF as Latin-1 bytes
-/// (for a host that only parses the text: it decodes one byte per character much faster than UTF-8);
-/// the rest of the result is ASCII either way. A valid input is answered with `V` alone. The result is
+/// `form` is the [`Form`] of the JSON text, by its code; the rest of the result is ASCII either way. A valid input is answered with `V` alone. The result is
 /// left in the output buffer; its length is returned.
 #[wasm_bindgen(js_name = repairText)]
 pub fn repair_text(
@@ -149,23 +151,24 @@ pub fn repair_text(
     forbid: &str,
     assume_invalid: bool,
     report: bool,
-    narrow: u8,
+    form: u8,
 ) -> usize {
+    let form = Form::from_code(form);
     let options = repair_options(max_depth, max_input_length, forbid, assume_invalid);
     // Only the value is wanted, in the Latin-1 form, and the input came as Latin-1: it may be read
     // as it is (see `repair_latin1`); anything else, and an error, go the general way.
-    if narrow == 2 && !report && LATIN1.get() {
+    if form == Form::Latin1 && !report && LATIN1.get() {
         let done = INPUT.with_borrow(|b| {
             let len = len.min(b.len() / 2);
             repair_latin1(&b[len..2 * len], &options)
         });
         if let Some(out) = done {
-            // Its JSON is in the Latin-1 form already: written as it is (form 0), no report, no text.
-            return write_output(|b| write_repair(b, "", Ok(out), false, 0));
+            // Its JSON is in the Latin-1 form already: written as it is, no report, no text.
+            return write_output(|b| write_repair(b, "", Ok(out), false, Form::Utf8));
         }
     }
     with_input(len, |text| {
-        write_output(|b| write_repair(b, text, repair_bytes(text, &options), report, narrow))
+        write_output(|b| write_repair(b, text, repair_bytes(text, &options), report, form))
     })
 }
 
@@ -195,11 +198,11 @@ fn write_repair<J: AsRef<[u8]>>(
     text: &str,
     result: Result<Repaired<J>, Error>,
     report: bool,
-    narrow: u8,
+    form: Form,
 ) {
     match result {
         Ok(out) if out.status == Status::Valid => b.push(b'V'),
-        result => write_result(b, text, result, report, narrow),
+        result => write_result(b, text, result, report, form),
     }
 }
 
@@ -209,7 +212,7 @@ fn write_result<J: AsRef<[u8]>>(
     text: &str,
     result: Result<Repaired<J>, Error>,
     report: bool,
-    narrow: u8,
+    form: Form,
 ) {
     let out = match result {
         Ok(out) => out,
@@ -226,16 +229,12 @@ fn write_result<J: AsRef<[u8]>>(
         push_narrow_json(b, s.as_bytes(), false);
     }
     b.extend_from_slice(b"}\n");
-    if narrow == 0 {
+    if form == Form::Utf8 {
         b.extend_from_slice(json);
     } else {
-        push_narrow_json(b, json, narrow == 2);
+        push_narrow_json(b, json, form == Form::Latin1);
     }
 }
-
-/// The most repairs a report lists; the rest are counted (`omittedRepairs`). A text of commas can need a
-/// repair per byte, and each listed repair costs the host about 300 bytes.
-const REPORT_MAX: usize = 10_000;
 
 /// Appends `"span":{…},"repairs":[…]` with UTF-16 positions and 1-based line/column, and
 /// `"omittedRepairs":N` when more than [`REPORT_MAX`] repairs were made.
@@ -275,35 +274,6 @@ fn push_report(s: &mut String, text: &str, all: &[Repair], span: &Range<usize>) 
         let _ = write!(s, ",\"omittedRepairs\":{}", all.len() - repairs.len());
     }
 }
-
-/// Every repair kind as a JSON array of `{kind, class, description}`.
-#[wasm_bindgen(js_name = repairKinds)]
-pub fn repair_kinds() -> String {
-    let mut s = String::from("[");
-    for (i, k) in RepairKind::ALL.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        s.push_str("{\"kind\":");
-        push_json_str(&mut s, k.code());
-        s.push_str(",\"class\":");
-        push_json_str(&mut s, k.class().code());
-        s.push_str(",\"description\":");
-        push_json_str(&mut s, k.describe());
-        s.push('}');
-    }
-    s.push(']');
-    s
-}
-
-/// Bits of the cleaner's `flags` argument.
-const CLEAN_ONLY_CLOSING: u32 = 1;
-const CLEAN_TIMESTAMP: u32 = 2;
-const CLEAN_ASSISTANT: u32 = 4;
-const CLEAN_TRIM: u32 = 8;
-const CLEAN_THINK_ONLY: u32 = 16;
-const CLEAN_GRACE_FROM_START: u32 = 32;
-const CLEAN_KEEP_UNCLOSED: u32 = 64;
 
 /// Builds cleaner options from the arguments the TypeScript side validated: `tags` holds start and end
 /// tags alternately; `grace` may be `Infinity`; `flags` holds the `CLEAN_*` bits.
@@ -432,9 +402,10 @@ impl JsPartialJson {
 
     /// Ends the text: the result of the one-shot repair of all of it, in `repairText`'s format, left in
     /// the output buffer (its length is returned).
-    pub fn finish(&mut self, report: bool, narrow: u8) -> usize {
+    pub fn finish(&mut self, report: bool, form: u8) -> usize {
+        let form = Form::from_code(form);
         let result = self.0.finish();
-        write_output(|b| write_result(b, self.0.text(), result, report, narrow))
+        write_output(|b| write_result(b, self.0.text(), result, report, form))
     }
 
     /// The error the parse stopped with so far, in `repairText`'s `E` format, if any.

@@ -5,7 +5,7 @@
 
 mod common;
 
-use llm_response_sanitizer::{repair, Error, PartialJson, RepairOptions, Repaired};
+use llm_response_sanitizer::{repair, Error, PartialJson, RepairOptions, Repaired, REASONING_TAGS};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
@@ -399,8 +399,9 @@ fn document() -> impl Strategy<Value = String> {
         0..4usize,
         any::<bool>(),
         0..100usize,
+        0..REASONING_TAGS.len(),
     )
-        .prop_map(|(kv, pretty, wrap, commas, cut)| {
+        .prop_map(|(kv, pretty, wrap, commas, cut, tags)| {
             let v = Value::Object(kv.into_iter().collect());
             let mut s = if pretty {
                 serde_json::to_string_pretty(&v).unwrap()
@@ -418,7 +419,10 @@ fn document() -> impl Strategy<Value = String> {
             match wrap {
                 0 => s,
                 1 => format!("Sure! Here it is:\n```json\n{s}\n```\nAnything else?"),
-                2 => format!("<think>The user wants {{\"x\": 1}}.</think>\n{s}"),
+                2 => {
+                    let (open, close) = REASONING_TAGS[tags];
+                    format!("{open}The user wants {{\"x\": 1}} or [2].{close}\n{s}")
+                }
                 _ => format!("Result: {s} (as requested)"),
             }
         })
@@ -441,17 +445,26 @@ proptest! {
 /// the answer after the closing tag is, and the end is the one-shot repair's, with or without the tag.
 #[test]
 fn reasoning_first_shows_nothing_before_the_closing_tag() {
-    let text = "The user wants {\"draft\": 1}, so maybe [2]. </THINK>\n{\"final\": [3, 4]}";
-    for size in [1, 2, 5, 13] {
+    for (tag, size) in [
+        "</THINK>",
+        "[/think]",
+        "<|start|>assistant<|channel|>final<|message|>",
+    ]
+    .into_iter()
+    .flat_map(|tag| [1, 2, 5, 13].map(|size| (tag, size)))
+    {
+        let text =
+            format!("The user wants {{\"draft\": 1}}, so maybe [2]. {tag}\n{{\"final\": [3, 4]}}");
+        let text = text.as_str();
         let mut p = PartialJson::new(&RepairOptions::default()).with_reasoning_first(true);
         let mut live = Live::default();
-        let close = text.find("</THINK>").unwrap();
+        let close = text.find(tag).unwrap() + tag.len() - 1;
         let mut at = 0;
         for c in split_at(text, &(size..text.len()).step_by(size).collect::<Vec<_>>()) {
             let u = p.push(c).unwrap();
             at += c.len();
             live.apply(&u.ops);
-            if at < close + "</THINK>".len() {
+            if at <= close {
                 assert!(
                     live.root.is_none(),
                     "chunks of {size}: shown before the tag: {:?}",
@@ -471,4 +484,23 @@ fn reasoning_first_shows_nothing_before_the_closing_tag() {
     }
     let whole = repair(text, &RepairOptions::default()).unwrap().json;
     assert_eq!(p.finish().unwrap().json, whole);
+}
+
+/// A stream that starts with `[` may be starting `[/THINK]` (Magistral's closing tag, its opening tag emitted
+/// by the chat template): once the tag is whole, the `[` is no longer shown as the value.
+#[test]
+fn a_bracketed_closing_tag_moves_the_json_once_whole() {
+    let text = "[/THINK]\n{\"a\": [1]}";
+    for cut in 1..text.len() {
+        let mut p = PartialJson::new(&RepairOptions::default());
+        let mut live = Live::default();
+        for c in split_at(text, &[cut]) {
+            live.apply(&p.push(c).unwrap().ops);
+        }
+        assert_eq!(
+            live.root,
+            Some(serde_json::json!({"a": [1]})),
+            "cut at {cut}"
+        );
+    }
 }

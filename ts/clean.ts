@@ -6,6 +6,7 @@
 import { PairJoiner } from './surrogates.js';
 import { newCleaner, type CoreCleanOptions, type CoreCleaner } from './wasm.js';
 import { assertString } from './errors.js';
+import { REASONING_TAGS } from '../pkg/vocabulary.js';
 
 /** A pair of tags around a reasoning block. */
 export interface ThinkTag {
@@ -63,17 +64,12 @@ export interface CleanResult {
   readonly reasoning: string | null;
 }
 
-/** Tag pairs that models commonly use for reasoning, for `thinkTags`. */
-export const COMMON_THINK_TAGS: readonly ThinkTag[] = Object.freeze(
-  [
-    ['<think>', '</think>'],
-    ['<thinking>', '</thinking>'],
-    ['<reasoning>', '</reasoning>'],
-    ['<reflection>', '</reflection>'],
-    ['[THINK]', '[/THINK]'],
-    ['<|channel|>analysis<|message|>', '<|start|>assistant<|channel|>final<|message|>'],
-  ].map(([start, end]) => Object.freeze({ start: start!, end: end! })),
-);
+/**
+ * Tag pairs that models commonly use for reasoning, for `thinkTags`: `<think>`, `<thinking>`, `<reasoning>`,
+ * `<reflection>`, Magistral's `[THINK]` and gpt-oss's analysis channel. They are the pairs the JSON locator
+ * skips (generated from the core's one table).
+ */
+export const COMMON_THINK_TAGS: readonly ThinkTag[] = REASONING_TAGS;
 
 function flag(o: CleanOptions, key: keyof CleanOptions, fallback: boolean, where: string): boolean {
   const v = o[key];

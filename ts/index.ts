@@ -2,7 +2,7 @@
  * The public surface, listed one by one. The entries (`node.ts`, `browser.ts`) add `init` and re-export
  * everything here; the wasm door (`wasm.ts`) is internal.
  */
-export { parseAndRepair, repairJson, parseDetailed, repairKinds, REPAIR_KINDS } from './repair.js';
+export { parseAndRepair, repairJson, parseDetailed, repairKinds, REPAIR_KINDS, REPAIR_CLASSES } from './repair.js';
 export type { RepairOptions, RepairRecord, RepairKind, RepairClass, ParseResult } from './repair.js';
 export { clean, cleanDetailed, StreamCleaner, COMMON_THINK_TAGS } from './clean.js';
 export { wilmerCleanOptions } from './wilmer.js';

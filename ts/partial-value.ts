@@ -3,9 +3,10 @@
  * object, so each chunk costs time proportional to what it changed. Objects are built as `JSON.parse`
  * builds them: a `"__proto__"` key is an own property and no prototype is ever changed.
  */
+import { OPS } from '../pkg/vocabulary.js';
 
 /** Operation codes, as the core writes them. */
-const RESET = 0, OBJECT = 1, ARRAY = 2, CLOSE = 3, KEY = 4, STRING = 5, APPEND = 6, END_STRING = 7, SCALAR = 8, WRAP = 9;
+const { RESET, OBJECT, ARRAY, CLOSE, KEY, STRING, APPEND, END_STRING, SCALAR, WRAP } = OPS;
 
 type Container = Record<string, unknown> | unknown[];
 type Schema = Record<string, unknown> | boolean | undefined;

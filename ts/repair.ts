@@ -1,57 +1,19 @@
 /** Locating, repairing and parsing the JSON in an LLM response. */
-import { callRepair, listRepairKinds, type RawRepairOk } from './wasm.js';
+import { callRepair, type RawRepairOk } from './wasm.js';
+import { DEFAULT_MAX_DEPTH, REPAIR_CLASSES, REPAIR_KINDS, REPAIR_KIND_INFO } from '../pkg/vocabulary.js';
 import { JsonRepairError, assertString, type JsonRepairErrorKind } from './errors.js';
 
 /**
- * Every repair kind, in the core's order (a test checks this list against the core's own). `repairKinds()`
- * describes each one.
+ * Every repair kind, in the core's order: generated from the core at build time (`scripts/vocabulary.mjs`).
+ * `repairKinds()` describes each one.
  */
-export const REPAIR_KINDS = [
-  'reasoning_removed',
-  'code_fence',
-  'surrounding_text',
-  'jsonp',
-  'invisible_character',
-  'nonstandard_whitespace',
-  'escaped_json',
-  'trailing_comma',
-  'redundant_comma',
-  'missing_comma',
-  'missing_colon',
-  'mismatched_bracket',
-  'superfluous_bracket',
-  'unexpected_character',
-  'missing_value',
-  'multiple_values',
-  'early_close',
-  'comment',
-  'ellipsis',
-  'function_call',
-  'string_concatenation',
-  'single_quotes',
-  'curly_quotes',
-  'unquoted_key',
-  'unquoted_string',
-  'unescaped_quote',
-  'missing_quote',
-  'control_character',
-  'invalid_escape',
-  'python_literal',
-  'non_json_literal',
-  'number_format',
-  'number_as_string',
-  'truncated_string',
-  'truncated_number',
-  'truncated_literal',
-  'truncated_member',
-  'unclosed_container',
-] as const;
+export { REPAIR_KINDS, REPAIR_CLASSES };
 
 /** The stable code of a repair: what {@link RepairRecord.kind} holds and `forbid` accepts. */
 export type RepairKind = (typeof REPAIR_KINDS)[number];
 
 /** The classes repair kinds fall in, which `forbid` and `allow` also accept. */
-export type RepairClass = 'extraction' | 'syntax' | 'quotes' | 'literals' | 'truncation';
+export type RepairClass = (typeof REPAIR_CLASSES)[number];
 
 /** Options for {@link parseAndRepair}, {@link repairJson} and {@link parseDetailed}. */
 export interface RepairOptions {
@@ -95,7 +57,6 @@ export interface ParseResult {
   readonly span: { readonly start: number; readonly end: number };
 }
 
-const DEFAULT_MAX_DEPTH = 10_000;
 
 /** Validated repair options as the core takes them. */
 export interface Plan {
@@ -106,17 +67,15 @@ export interface Plan {
   fastPath: boolean;
 }
 
+/** Every code `forbid` and `allow` accept: the repair kinds and their classes. */
+const KNOWN_CODES: ReadonlySet<string> = new Set<string>([...REPAIR_KINDS, ...REPAIR_CLASSES]);
+
 function codes(list: unknown, where: string): string[] {
   if (!Array.isArray(list) || list.some((c) => typeof c !== 'string')) {
     throw new TypeError(`${where} must be an array of repair kind or class codes`);
   }
-  const known = new Set<string>();
-  for (const k of listRepairKinds()) {
-    known.add(k.kind);
-    known.add(k.class);
-  }
   for (const c of list as string[]) {
-    if (!known.has(c)) throw new RangeError(`${where}: unknown repair kind or class '${c}'`);
+    if (!KNOWN_CODES.has(c)) throw new RangeError(`${where}: unknown repair kind or class '${c}'`);
   }
   return list as string[];
 }
@@ -139,9 +98,9 @@ export function plan(options: RepairOptions | undefined, where: string): Plan {
   let forbid: string[] = options.forbid === undefined ? [] : codes(options.forbid, `${where}: forbid`);
   if (options.allow !== undefined) {
     const allowed = new Set(codes(options.allow, `${where}: allow`));
-    forbid = forbid.concat(listRepairKinds().filter((k) => !allowed.has(k.kind) && !allowed.has(k.class)).map((k) => k.kind));
+    forbid = forbid.concat(REPAIR_KIND_INFO.filter((k) => !allowed.has(k.kind) && !allowed.has(k.class)).map((k) => k.kind));
   }
-  if (options.strict) forbid = listRepairKinds().map((k) => k.kind);
+  if (options.strict) forbid = REPAIR_KIND_INFO.map((k) => k.kind);
   return { maxDepth, maxInputLength, forbid: forbid.join(','), fastPath: options.maxDepth === undefined };
 }
 
@@ -286,5 +245,5 @@ export function validResult(text: string, value: unknown): ParseResult {
 
 /** Every repair kind, with its class and a description (for documentation, UIs and `forbid`). */
 export function repairKinds(): readonly { readonly kind: RepairKind; readonly class: RepairClass; readonly description: string }[] {
-  return listRepairKinds() as ReturnType<typeof repairKinds>;
+  return REPAIR_KIND_INFO;
 }

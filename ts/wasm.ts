@@ -9,12 +9,12 @@ import initAsync, {
   inputLatin1,
   outputAddress,
   repairText,
-  repairKinds,
   Cleaner,
   PartialJson,
   Schema,
   type InitOutput,
 } from '../pkg/llm_response_sanitizer.js';
+import { CLEAN_FLAGS, FORMS } from '../pkg/vocabulary.js';
 
 let ready = false;
 let exports: InitOutput | undefined;
@@ -127,10 +127,10 @@ function readOutput(len: number, asLatin1: boolean): string {
  * The form the core writes JSON text in when only its value is wanted (`narrow`): one byte per character
  * either way, so the host decodes it several times faster than UTF-8. In Node, characters up to U+00FF
  * as Latin-1 bytes (read with `Buffer`, and `JSON.parse` reads such strings without unescaping); in
- * browsers, non-ASCII characters as `\u` escapes. 0 is plain UTF-8.
+ * browsers, non-ASCII characters as `\u` escapes.
  */
 function narrowForm(narrow: boolean): number {
-  return !narrow ? 0 : NodeBuffer === undefined ? 1 : 2;
+  return !narrow ? FORMS.utf8 : NodeBuffer === undefined ? FORMS.ascii : FORMS.latin1;
 }
 
 /** Bytes of linear memory the core holds (it grows, never shrinks): a diagnostic for leak checks. */
@@ -187,23 +187,7 @@ export function callRepair(
 ): RawRepairOk | RawRepairErr {
   assertReady();
   const form = narrowForm(narrow);
-  return decodeResult(readOutput(repairText(writeInput(bounded(text, maxInputLength)), maxDepth, maxInputLength, forbid, assumeInvalid, report, form), form === 2));
-}
-
-/** One repair kind as described by the core. */
-export interface RepairKindInfo {
-  readonly kind: string;
-  readonly class: string;
-  readonly description: string;
-}
-
-let kinds: readonly RepairKindInfo[] | undefined;
-
-/** Every repair kind the core knows, with its class and description. */
-export function listRepairKinds(): readonly RepairKindInfo[] {
-  assertReady();
-  kinds ??= Object.freeze((JSON.parse(repairKinds()) as RepairKindInfo[]).map((k) => Object.freeze(k)));
-  return kinds;
+  return decodeResult(readOutput(repairText(writeInput(bounded(text, maxInputLength)), maxDepth, maxInputLength, forbid, assumeInvalid, report, form), form === FORMS.latin1));
 }
 
 /** Cleaner options as the core takes them: validated, defaults filled in, tag pairs flattened. */
@@ -236,9 +220,8 @@ export interface CoreCleaner {
 /** A streaming cleaner in the core. */
 export function newCleaner(o: CoreCleanOptions): CoreCleaner {
   assertReady();
-  // The `CLEAN_*` bits of src/wasm.rs.
-  const flags =
-    (o.onlyClosing ? 1 : 0) | (o.timestamp ? 2 : 0) | (o.assistant ? 4 : 0) | (o.trim ? 8 : 0) | (o.thinkOnly ? 16 : 0) | (o.graceFromStart ? 32 : 0) | (o.keepUnclosed ? 64 : 0);
+  let flags = 0;
+  for (const name of Object.keys(CLEAN_FLAGS) as (keyof typeof CLEAN_FLAGS)[]) if (o[name]) flags |= CLEAN_FLAGS[name];
   const core = new Cleaner(o.tags, o.grace, flags, o.prefixes, o.endpointPrefixes);
   return {
     push: (chunk) => core.push(writeInput(chunk)),
@@ -284,7 +267,7 @@ export function newPartialJson(maxDepth: number, maxInputLength: number, forbid:
     },
     finish: (report, narrow) => {
       const form = narrowForm(narrow);
-      return decodeResult(readOutput(core.finish(report, form), form === 2));
+      return decodeResult(readOutput(core.finish(report, form), form === FORMS.latin1));
     },
     error: () => {
       const e = core.error();

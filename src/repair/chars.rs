@@ -111,12 +111,6 @@ pub fn ellipsis_len(s: &[u8], i: usize) -> usize {
     }
 }
 
-/// Whether `s[i..]` starts with `pat`, comparing ASCII letters case-insensitively.
-#[inline]
-pub fn starts_with_ignore_case(s: &[u8], i: usize, pat: &[u8]) -> bool {
-    s.len() >= i + pat.len() && s[i..i + pat.len()].eq_ignore_ascii_case(pat)
-}
-
 use crate::encoding::{word, HIGHS};
 
 const ONES: u64 = 0x0101_0101_0101_0101;

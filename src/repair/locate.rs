@@ -5,13 +5,11 @@
 
 use super::chars::{
     find_byte3, invisible_len, is_ident_start, is_json_ws, is_word_byte, quote_at, starts_with_at,
-    starts_with_ignore_case, NBSP,
+    NBSP,
 };
 use super::record::{Repair, RepairKind};
+use crate::reasoning::{tag_at, LONGEST_CLOSING_TAG};
 use memchr::{memchr, memchr2, memchr3};
-
-/// Reasoning tag names, matched ASCII-case-insensitively.
-const THINK_TAGS: [&[u8]; 3] = [b"think", b"thinking", b"reasoning"];
 
 /// Where the parser should start, and what the locator removed on the way.
 #[derive(Debug)]
@@ -27,31 +25,13 @@ pub(crate) struct Source {
     pub settled: bool,
 }
 
-/// Length of `<name>` or `</name>` (with `closing`) for one of the reasoning tags at `s[i..]`; with the
-/// index of the name in [`THINK_TAGS`].
-fn think_tag_at(s: &[u8], i: usize, closing: bool) -> Option<(usize, usize)> {
-    let mut j = i + 1;
-    if closing {
-        if s.get(j) != Some(&b'/') {
-            return None;
-        }
-        j += 1;
-    }
-    // Longest name first, so "thinking" is not read as "think" + "ing".
-    for (n, name) in THINK_TAGS.iter().enumerate().rev() {
-        if starts_with_ignore_case(s, j, name) && s.get(j + name.len()) == Some(&b'>') {
-            return Some((j + name.len() + 1 - i, n));
-        }
-    }
-    None
-}
-
-/// Byte offset just after the first `</name>` at or after `from` (the end of the text when there is none).
+/// Byte offset just after the first closing tag of pair `name` of [`crate::reasoning::REASONING_TAGS`] at
+/// or after `from`; `None` when there is none.
 fn end_of_block(s: &[u8], from: usize, name: usize) -> Option<usize> {
     let mut p = from;
-    while let Some(off) = memchr(b'<', &s[p..]) {
+    while let Some(off) = memchr2(b'<', b'[', &s[p..]) {
         p += off;
-        if let Some((len, n)) = think_tag_at(s, p, true) {
+        if let Some((len, n)) = tag_at(s, p, true) {
             if n == name {
                 return Some(p + len);
             }
@@ -59,6 +39,19 @@ fn end_of_block(s: &[u8], from: usize, name: usize) -> Option<usize> {
         p += 1;
     }
     None
+}
+
+/// The offset of the first reasoning tag opened by `[` (`[THINK]`) at or after `from`, or the text's end.
+fn next_bracket_tag(s: &[u8], from: usize) -> usize {
+    let mut p = from;
+    while let Some(off) = s.get(p..).and_then(|rest| memchr(b'[', rest)) {
+        p += off;
+        if tag_at(s, p, false).is_some() {
+            return p;
+        }
+        p += 1;
+    }
+    s.len()
 }
 
 /// Skips whitespace, invisible characters and no-break spaces from `i`, recording the non-JSON ones.
@@ -91,13 +84,12 @@ fn skip_space(s: &[u8], mut i: usize, repairs: &mut Vec<Repair>) -> usize {
     }
 }
 
-/// Whether a closing reasoning tag (`</think>`, `</thinking>`, `</reasoning>`, any case) starts at or after
-/// `from`.
+/// Whether a closing reasoning tag (`</think>`, `[/THINK]`, …, any case) starts at or after `from`.
 pub(crate) fn has_closing_think_tag(s: &[u8], from: usize) -> bool {
     let mut p = from;
-    while let Some(off) = s.get(p..).and_then(|rest| memchr(b'<', rest)) {
+    while let Some(off) = s.get(p..).and_then(|rest| memchr2(b'<', b'[', rest)) {
         p += off;
-        if think_tag_at(s, p, true).is_some() {
+        if tag_at(s, p, true).is_some() {
             return true;
         }
         p += 1;
@@ -105,33 +97,45 @@ pub(crate) fn has_closing_think_tag(s: &[u8], from: usize) -> bool {
     false
 }
 
-/// The longest closing reasoning tag, `</reasoning>`: how far back a search resumed on a longer text looks.
-pub(crate) const CLOSING_THINK_TAG_MAX: usize = 12;
+/// Whether a closing tag that starts with `[` (`[/THINK]`) occurs at or after `from`: such a tag with no
+/// opening one before it ends reasoning even in text with no `<`, fence or tilde.
+fn has_bracket_closing_tag(s: &[u8], from: usize) -> bool {
+    let mut p = from;
+    while let Some(off) = s.get(p..).and_then(|rest| memchr(b'[', rest)) {
+        p += off;
+        if s.get(p + 1) == Some(&b'/') && tag_at(s, p, true).is_some() {
+            return true;
+        }
+        p += 1;
+    }
+    false
+}
+
+/// The longest closing reasoning tag: how far back a search resumed on a longer text looks.
+pub(crate) const CLOSING_THINK_TAG_MAX: usize = LONGEST_CLOSING_TAG;
 
 /// Removes a leading reasoning block (SPEC §2.3). Returns the offset where the answer starts, or `None`
 /// when the whole text is reasoning (an opening tag that is never closed); and whether a longer text
 /// could answer differently (no reasoning tag seen yet, so a closing one may still come).
 fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> (Option<usize>, bool) {
-    if s.get(from) == Some(&b'<') {
-        if let Some((len, name)) = think_tag_at(s, from, false) {
-            let Some(end) = end_of_block(s, from + len, name) else {
-                return (None, false);
-            };
-            repairs.push(Repair {
-                kind: RepairKind::ReasoningRemoved,
-                offset: from,
-            });
-            return (Some(end), true);
-        }
+    if let Some((len, name)) = tag_at(s, from, false) {
+        let Some(end) = end_of_block(s, from + len, name) else {
+            return (None, false);
+        };
+        repairs.push(Repair {
+            kind: RepairKind::ReasoningRemoved,
+            offset: from,
+        });
+        return (Some(end), true);
     }
     // A closing tag with no opening tag before it: the chat template emitted the opening tag.
     let mut p = from;
-    while let Some(at) = find_byte3(s, p, b'<', b'<', b'<') {
+    while let Some(at) = find_byte3(s, p, b'<', b'[', b'[') {
         p = at;
-        if think_tag_at(s, p, false).is_some() {
+        if tag_at(s, p, false).is_some() {
             return (Some(from), true);
         }
-        if let Some((len, _)) = think_tag_at(s, p, true) {
+        if let Some((len, _)) = tag_at(s, p, true) {
             repairs.push(Repair {
                 kind: RepairKind::ReasoningRemoved,
                 offset: from,
@@ -210,10 +214,20 @@ fn end_of_fence(s: &[u8], from: usize, marker: u8) -> usize {
 /// Reasoning blocks and the contents of other blocks are skipped.
 fn find_fenced(s: &[u8], from: usize) -> Option<(usize, Fence)> {
     let mut p = from;
+    // The next `[THINK]`-style tag at or after `p`, kept while `p` has not passed it.
+    let mut bracket_tag: Option<usize> = None;
     while p < s.len() {
-        p = find_byte3(s, p, b'`', b'~', b'<')?;
-        if s[p] == b'<' {
-            p = match think_tag_at(s, p, false) {
+        if bracket_tag.map_or(true, |at| at < p) {
+            bracket_tag = Some(next_bracket_tag(s, p));
+        }
+        p = find_byte3(s, p, b'`', b'~', b'<')
+            .unwrap_or(s.len())
+            .min(bracket_tag.unwrap_or(s.len()));
+        if p >= s.len() {
+            return None;
+        }
+        if matches!(s[p], b'<' | b'[') {
+            p = match tag_at(s, p, false) {
                 Some((len, name)) => end_of_block(s, p + len, name)?,
                 None => p + 1,
             };
@@ -290,9 +304,13 @@ fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
             return None;
         }
         match s[p] {
+            b'[' if tag_at(s, p, false).is_some() => {
+                let (len, name) = tag_at(s, p, false)?;
+                p = end_of_block(s, p + len, name)?;
+            }
             b'{' | b'[' if p == from || is_strong_start(s, p) => return Some(p),
             b'<' => {
-                p = match think_tag_at(s, p, false) {
+                p = match tag_at(s, p, false) {
                     Some((len, name)) => end_of_block(s, p + len, name)?,
                     None => p + 1,
                 };
@@ -335,7 +353,9 @@ pub(crate) fn locate(s: &[u8]) -> Option<Source> {
     let mut repairs = Vec::new();
     let begin = skip_space(s, 0, &mut repairs);
     // Most JSON holds no byte that can begin a tag or a fence: one scan then settles both questions.
-    let plain = find_byte3(s, begin, b'<', b'`', b'~').is_none();
+    let plain = find_byte3(s, begin, b'<', b'`', b'~').is_none()
+        && tag_at(s, begin, false).is_none()
+        && !has_bracket_closing_tag(s, begin);
     let (answer, decided) = if plain {
         (Some(begin), false)
     } else {
@@ -408,6 +428,10 @@ pub(crate) fn next_candidate(text: &str, from: usize, first: bool) -> Option<Sou
             return None;
         }
         match s[p] {
+            b'[' if tag_at(s, p, false).is_some() => {
+                let (len, name) = tag_at(s, p, false)?;
+                p = end_of_block(s, p + len, name)?;
+            }
             b'{' | b'[' if (first && p == from) || is_strong_start(s, p) => {
                 return Some(Source {
                     start: p,
@@ -417,7 +441,7 @@ pub(crate) fn next_candidate(text: &str, from: usize, first: bool) -> Option<Sou
                 });
             }
             b'<' => {
-                p = match think_tag_at(s, p, false) {
+                p = match tag_at(s, p, false) {
                     Some((len, name)) => end_of_block(s, p + len, name)?,
                     None => p + 1,
                 };

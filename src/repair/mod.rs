@@ -10,7 +10,6 @@ mod parser;
 mod record;
 mod source;
 
-#[cfg(target_arch = "wasm32")]
 pub(crate) use parser::json_string;
 pub use record::{Repair, RepairClass, RepairKind, RepairSet};
 

@@ -91,13 +91,24 @@ struct StrState {
     style: QuoteStyle,
     noted_control: bool,
     noted_quote: bool,
-    /// For a missing closing quote: output length and input offset at a `, "` seen inside this string,
-    /// and how many inner quotes had been seen then.
-    comma_quote: Option<(usize, usize, usize)>,
+    /// For a missing closing quote: output length, input offset and repairs recorded at a `, "` seen
+    /// inside this string, and how many inner quotes had been seen then.
+    comma_quote: Option<CommaQuote>,
     quotes_seen: usize,
     /// For a fenced source: output length and input offset where the closing fence begins a line inside
     /// this string.
     fence_cut: Option<(usize, usize)>,
+}
+
+/// A `, "` inside a value string, where the string may have been meant to end (see [`StrState`]).
+#[derive(Clone, Copy, Debug)]
+struct CommaQuote {
+    out_len: usize,
+    comma_at: usize,
+    /// How many repairs had been recorded.
+    repairs: usize,
+    /// How many inner quotes had been seen.
+    seen: usize,
 }
 
 const NO_STR: StrState = StrState {
@@ -244,7 +255,6 @@ fn escape_into(out: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 /// `s` as a JSON string literal, quotes included (for the binding's report headers).
-#[cfg(any(target_arch = "wasm32", test))]
 pub(crate) fn json_string(s: &str) -> String {
     let mut out = Vec::with_capacity(s.len() + 2);
     out.push(b'"');
@@ -581,9 +591,9 @@ impl<'a> Parser<'a> {
                         len = len.min(k - 1);
                     }
                 }
-                if let Some((out_len, _, seen)) = st.comma_quote {
-                    if seen == st.quotes_seen {
-                        len = len.min(out_len);
+                if let Some(cq) = st.comma_quote {
+                    if cq.seen == st.quotes_seen {
+                        len = len.min(cq.out_len);
                     }
                 }
                 if let Some((out_len, _)) = st.fence_cut {
@@ -1559,19 +1569,24 @@ impl<'a> Parser<'a> {
             let seen = self.str.quotes_seen + 1;
             if self.str.ctx == Ctx::Value && b == b'"' && self.top() == Some(Container::Object) {
                 let (k, _) = self.peek_past_space(self.pos + 1);
-                if let Some((out_len, comma_at, at_seen)) = self.str.comma_quote {
-                    if at_seen + 1 == seen && self.need(k)? && s[k] == b':' {
-                        // repair: `"a": "x, "b": 1` — the string should have ended before the comma
-                        self.record(RepairKind::MissingQuote, comma_at)?;
-                        self.cut_output(out_len);
+                if let Some(cq) = self.str.comma_quote {
+                    if cq.seen + 1 == seen && self.need(k)? && s[k] == b':' {
+                        // repair: `"a": "x, "b": 1` — the string should have ended before the comma.
+                        // What was recorded past the comma (the quote taken as content) is taken back.
+                        self.repairs.truncate(cq.repairs);
+                        self.record(RepairKind::MissingQuote, cq.comma_at)?;
+                        self.cut_output(cq.out_len);
                         self.out.push(b'"');
-                        self.pos = comma_at;
+                        self.pos = cq.comma_at;
                         return Ok(false);
                     }
                 }
-                self.str.comma_quote = self
-                    .comma_before(self.pos)
-                    .map(|c| (self.out.len() - (self.pos - c), c, seen));
+                self.str.comma_quote = self.comma_before(self.pos).map(|c| CommaQuote {
+                    out_len: self.out.len() - (self.pos - c),
+                    comma_at: c,
+                    repairs: self.repairs.len(),
+                    seen,
+                });
             }
             self.str.quotes_seen = seen;
             if b == b'"' {

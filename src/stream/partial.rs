@@ -17,6 +17,7 @@
 use super::view::{Ops, View};
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
+use crate::reasoning::bracket_tag_ends_at;
 use crate::repair::locate::{has_closing_think_tag, locate, CLOSING_THINK_TAG_MAX};
 use crate::repair::{repaired, strictly_valid, Options, Repaired, SourceParse};
 
@@ -143,7 +144,7 @@ impl PartialJson {
     }
 
     /// Says that the text starts inside a reasoning block whose opening tag the chat template emitted
-    /// (DeepSeek-R1, QwQ): nothing is shown until a closing tag (`</think>`, `</thinking>`, `</reasoning>`)
+    /// (DeepSeek-R1, QwQ): nothing is shown until a closing tag of [`crate::REASONING_TAGS`] (`</think>`, `[/THINK]`, …)
     /// has arrived, so JSON drafted in the reasoning never appears as the value. [`Self::finish`] is not
     /// affected: it reads the whole text as [`crate::repair`] does, closing tag or not.
     pub fn with_reasoning_first(mut self, on: bool) -> PartialJson {
@@ -203,6 +204,15 @@ impl PartialJson {
         if !self.settled {
             if let Some(at) = memchr::memrchr3(b'<', b'`', b'~', chunk.as_bytes()) {
                 self.alert_until = self.alert_until.max(old + at + ALERT_SPAN);
+            }
+            // A bracketed tag (`[THINK]`, `[/THINK]`) holds none of those bytes: it alerts when whole.
+            let bytes = self.text.as_bytes();
+            let tag_end = memchr::memchr_iter(b']', chunk.as_bytes())
+                .rev()
+                .map(|at| old + at)
+                .find(|&at| bracket_tag_ends_at(bytes, at + 1));
+            if let Some(at) = tag_end {
+                self.alert_until = self.alert_until.max(at + ALERT_SPAN);
             }
             let due = self.parse.is_none() || self.located_len < self.alert_until;
             let len = self.text.len();

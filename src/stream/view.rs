@@ -35,6 +35,20 @@ pub(crate) mod op {
     pub const END_STRING: u8 = b'7';
     pub const SCALAR: u8 = b'8';
     pub const WRAP: u8 = b'9';
+
+    /// Every code by name, for the host's side of the wire format (see `crate::wire::vocabulary`).
+    pub const ALL: [(&str, u8); 10] = [
+        ("RESET", RESET),
+        ("OBJECT", OBJECT),
+        ("ARRAY", ARRAY),
+        ("CLOSE", CLOSE),
+        ("KEY", KEY),
+        ("STRING", STRING),
+        ("APPEND", APPEND),
+        ("END_STRING", END_STRING),
+        ("SCALAR", SCALAR),
+        ("WRAP", WRAP),
+    ];
 }
 
 /// Operations written since the host last took them: the elements of a JSON array, without brackets.

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 #![allow(clippy::string_slice)] // a test may panic: it then fails
 
-/// One case of the corpus: `NAME.in`, and `NAME.out.json` or `NAME.error`, and optionally `NAME.repairs`.
+/// One case of the corpus: `NAME.in`, and `NAME.out.json` with `NAME.repairs`, or `NAME.error`.
 pub struct Fixture {
     pub name: &'static str,
     pub input: &'static str,
@@ -10,12 +10,14 @@ pub struct Fixture {
     pub expected: Option<&'static str>,
     /// The expected error code.
     pub error: Option<&'static str>,
-    /// Repair kinds that must be recorded, one per line.
+    /// Every repair the report must list, in its order, one per line: the kind and the UTF-16 position
+    /// (`trailing_comma 14`). Required with `.out.json`; empty when nothing is repaired.
     pub repairs: Option<&'static str>,
 }
 
 include!(concat!(env!("OUT_DIR"), "/fixtures.rs"));
 
+use llm_response_sanitizer::position::locate_all;
 use llm_response_sanitizer::{repair, RepairOptions};
 
 /// Runs one fixture through the repair engine; `Err` describes the mismatch.
@@ -37,13 +39,19 @@ pub fn check_fixture(f: &Fixture) -> Result<(), String> {
             if got_v != want_v {
                 return Err(format!("{name}: got {} want {}", out.json, want.trim()));
             }
-            for kind in repairs.unwrap_or("").lines().filter(|l| !l.is_empty()) {
-                if !out.repairs.iter().any(|r| r.kind.code() == kind) {
-                    let seen: Vec<_> = out.repairs.iter().map(|r| r.kind.code()).collect();
-                    return Err(format!(
-                        "{name}: repair {kind} not recorded; recorded {seen:?}"
-                    ));
-                }
+            let Some(repairs) = repairs else {
+                return Err(format!("{name}: the fixture has no .repairs file"));
+            };
+            let want: Vec<&str> = repairs.lines().filter(|l| !l.is_empty()).collect();
+            let offsets: Vec<usize> = out.repairs.iter().map(|r| r.offset).collect();
+            let got: Vec<String> = out
+                .repairs
+                .iter()
+                .zip(locate_all(input, &offsets))
+                .map(|(r, at)| format!("{} {}", r.kind.code(), at.index))
+                .collect();
+            if got != want {
+                return Err(format!("{name}: repairs {got:?} want {want:?}"));
             }
             Ok(())
         }

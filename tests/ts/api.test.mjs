@@ -212,14 +212,19 @@ test('repairKinds lists stable codes with classes and descriptions', () => {
   assert.ok(kinds.length >= 30);
   for (const k of kinds) {
     assert.match(k.kind, /^[a-z_]+$/);
-    assert.ok(['extraction', 'syntax', 'quotes', 'literals', 'truncation'].includes(k.class));
+    assert.ok(api.REPAIR_CLASSES.includes(k.class), k.class);
     assert.ok(k.description.length > 10);
   }
+  assert.deepEqual([...api.REPAIR_CLASSES], ['extraction', 'syntax', 'quotes', 'literals', 'truncation']);
   for (const needed of ['trailing_comma', 'missing_comma', 'single_quotes', 'unquoted_key', 'python_literal', 'truncated_string']) {
     assert.ok(kinds.some((k) => k.kind === needed), needed);
   }
-  // The published RepairKind type is built from REPAIR_KINDS: it must be the core's list, in its order.
+  // The published RepairKind type is built from REPAIR_KINDS: the kinds the core reports, in its order.
   assert.deepEqual([...api.REPAIR_KINDS], kinds.map((k) => k.kind));
+  const reported = new Set(parseDetailed("{'a': True, b: [1,,2,] // c\n").repairs.map((r) => r.kind));
+  for (const kind of reported) assert.ok(api.REPAIR_KINDS.includes(kind), kind);
+  // Frozen: a caller cannot change what the library accepts.
+  assert.ok(Object.isFrozen(api.REPAIR_KINDS) && Object.isFrozen(kinds) && kinds.every(Object.isFrozen));
 });
 
 test('lone surrogates in input do not crash and valid ones are preserved', () => {

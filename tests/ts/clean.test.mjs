@@ -10,6 +10,8 @@ import {
   createCleanStream,
   cleanChunks,
   COMMON_THINK_TAGS,
+  parseAndRepair,
+  parseDetailed,
 } from 'llm-response-sanitizer';
 import { rng } from '../../benches/workloads.mjs';
 import { cutAt } from './fixtures.mjs';
@@ -257,4 +259,16 @@ test('cleanChunks cleans an async iterable and frees on early exit', async () =>
   await assert.rejects(async () => {
     for await (const _ of cleanChunks([42])) void _;
   }, TypeError);
+});
+
+test('COMMON_THINK_TAGS are the reasoning formats the JSON locator skips, one list for both', () => {
+  assert.ok(Object.isFrozen(COMMON_THINK_TAGS) && COMMON_THINK_TAGS.every(Object.isFrozen));
+  for (const { start, end } of COMMON_THINK_TAGS) {
+    const text = `${start}Draft: {"a": 1} and [2].${end}\n{"a": 3,}`;
+    // The cleaner removes the block; the locator skips it; both agree on what the answer is.
+    assert.equal(clean(text, { thinkTags: COMMON_THINK_TAGS }), '{"a": 3,}', start);
+    assert.deepStrictEqual(parseAndRepair(text), { a: 3 }, start);
+    const reasoning = parseDetailed(text).repairs.filter((r) => r.kind === 'reasoning_removed');
+    assert.deepEqual(reasoning.map((r) => r.position), [0], start);
+  }
 });

@@ -22,10 +22,7 @@ for (const f of fixtures) {
     assert.deepStrictEqual(JSON.parse(json), want);
     const detailed = parseDetailed(f.input);
     assert.deepStrictEqual(detailed.value, want);
-    const kinds = detailed.repairs.map((r) => r.kind);
-    for (const k of f.repairs) assert.ok(kinds.includes(k), `repair ${k} not recorded; got ${kinds.join(', ')}`);
-    for (const r of detailed.repairs) {
-      assert.ok(Number.isInteger(r.position) && r.position >= 0 && r.position <= f.input.length, `position ${r.position}`);
-    }
+    assert.ok(f.repairs, 'the fixture has no .repairs file');
+    assert.deepEqual(detailed.repairs.map((r) => `${r.kind} ${r.position}`), f.repairs);
   });
 }

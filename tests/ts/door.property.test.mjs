@@ -80,6 +80,12 @@ test('PartialJsonParser: any chunking of any text ends as parseAndRepair does, a
   );
 });
 
+/** Whether `t` holds a reasoning tag the locator knows: the JSON may move when its closing tag arrives. */
+function mentionsReasoning(t) {
+  const lower = t.toLowerCase();
+  return COMMON_THINK_TAGS.some(({ start, end }) => lower.includes(start.toLowerCase()) || lower.includes(end.toLowerCase()));
+}
+
 test('PartialJsonParser: partial values shown while a stream grows agree with the final value (when it did not move)', () => {
   fc.assert(
     fc.property(chunked, ([t, cuts]) => {
@@ -103,7 +109,7 @@ test('PartialJsonParser: partial values shown while a stream grows agree with th
       p.free();
       // The last shown value before the end is a view of the final one unless the JSON moved or was re-read.
       const last = shown.at(-1);
-      if (last !== undefined && !consistent(last, final) && !/<\/?think|<\/?reasoning|```|~~~|,\s*[{["]/i.test(t)) {
+      if (last !== undefined && !consistent(last, final) && !mentionsReasoning(t) && !/<\/?think|<\/?reasoning|```|~~~|,\s*[{["]/i.test(t)) {
         assert.fail(`shown ${JSON.stringify(last)} is not a view of ${JSON.stringify(final)}`);
       }
     }),

@@ -15,7 +15,8 @@ export function repairFixtures() {
         input: read('.in'),
         expected: read('.out.json'),
         error: read('.error')?.trim(),
-        repairs: (read('.repairs') ?? '').split('\n').filter(Boolean),
+        // `kind position` per line, in the report's order; undefined when the file is missing.
+        repairs: read('.repairs')?.split('\n').filter(Boolean),
       };
     });
 }

@@ -11,6 +11,7 @@ import {
   createCleanStream,
   JsonRepairError,
   extract,
+  COMMON_THINK_TAGS,
 } from 'llm-response-sanitizer';
 import { repairFixtures } from './fixtures.mjs';
 import { rng, document, DEFECTS } from '../../benches/workloads.mjs';
@@ -58,7 +59,11 @@ function streamed(chunks, options, { monotone = true } = {}) {
 }
 
 /** Texts whose partial values may legitimately be replaced (the JSON moves, a key repeats, values get wrapped). */
-const REPLACES = /<\/?(think|thinking|reasoning)>|```|~~~|duplicate|\}\s*,\s*[{"']/i;
+const REPLACES = {
+  test: (t) =>
+    /```|~~~|duplicate|\}\s*,\s*[{"']/i.test(t) ||
+    COMMON_THINK_TAGS.some(({ start, end }) => t.toLowerCase().includes(start.toLowerCase()) || t.toLowerCase().includes(end.toLowerCase())),
+};
 
 test('the corpus: every two-piece split, and one UTF-16 unit per chunk', () => {
   const fixtures = repairFixtures();

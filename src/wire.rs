@@ -1,0 +1,142 @@
+//! The codes of the wire format between the core and the TypeScript side, defined here once.
+//!
+//! The binding (`src/wasm.rs`) uses them to encode results; the build writes them, with the repair kinds,
+//! the reasoning tags and the limits, into `pkg/vocabulary.js` for the TypeScript side ([`vocabulary`],
+//! printed by `examples/vocabulary.rs` and read by `scripts/vocabulary.mjs`). A code is never written by
+//! hand on the other side.
+
+// Only the binding, compiled for wasm32, reads the codes; only the native build prints the vocabulary.
+#![allow(dead_code)]
+
+use crate::repair::json_string;
+use crate::{RepairClass, RepairKind, DEFAULT_MAX_DEPTH, REASONING_TAGS};
+
+/// The most repairs a report lists; the rest are counted (`omittedRepairs`). A text of commas can need a
+/// repair per byte, and each listed repair costs the host about 300 bytes.
+pub(crate) const REPORT_MAX: usize = 10_000;
+
+/// The form of a repair result's JSON text. Escaping or narrowing is for a host that only parses the
+/// text: it decodes one byte per character much faster than UTF-8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// As the parser wrote it.
+    Utf8,
+    /// Every non-ASCII character escaped as `\uXXXX`.
+    Ascii,
+    /// Characters up to U+00FF as Latin-1 bytes, the rest escaped.
+    Latin1,
+}
+
+/// The forms by name; a form's code is its index.
+const FORMS: [(&str, Form); 3] = [
+    ("utf8", Form::Utf8),
+    ("ascii", Form::Ascii),
+    ("latin1", Form::Latin1),
+];
+
+impl Form {
+    /// The form a host's code names; an unknown code reads as UTF-8, which every host can decode.
+    pub(crate) fn from_code(code: u8) -> Form {
+        FORMS.get(usize::from(code)).map_or(Form::Utf8, |f| f.1)
+    }
+}
+
+/// Bits of the core cleaner's `flags` argument.
+pub(crate) const CLEAN_ONLY_CLOSING: u32 = 1;
+pub(crate) const CLEAN_TIMESTAMP: u32 = 2;
+pub(crate) const CLEAN_ASSISTANT: u32 = 4;
+pub(crate) const CLEAN_TRIM: u32 = 8;
+pub(crate) const CLEAN_THINK_ONLY: u32 = 16;
+pub(crate) const CLEAN_GRACE_FROM_START: u32 = 32;
+pub(crate) const CLEAN_KEEP_UNCLOSED: u32 = 64;
+
+/// The `CLEAN_*` bits by the names of the TypeScript side's options.
+const CLEAN_FLAGS: [(&str, u32); 7] = [
+    ("onlyClosing", CLEAN_ONLY_CLOSING),
+    ("timestamp", CLEAN_TIMESTAMP),
+    ("assistant", CLEAN_ASSISTANT),
+    ("trim", CLEAN_TRIM),
+    ("thinkOnly", CLEAN_THINK_ONLY),
+    ("graceFromStart", CLEAN_GRACE_FROM_START),
+    ("keepUnclosed", CLEAN_KEEP_UNCLOSED),
+];
+
+/// Everything the TypeScript side shares with the core, as one JSON object: the repair kinds with their
+/// classes and descriptions, the classes, the reasoning tags, the limits, and the wire format's codes (the
+/// cleaner's flag bits, the stream view's operation codes, the forms of a repair result's JSON text).
+/// Not part of the crate's API: the build reads it.
+pub fn vocabulary() -> String {
+    let kinds: Vec<String> = RepairKind::ALL
+        .iter()
+        .map(|k| {
+            format!(
+                "{{\"kind\":{},\"class\":{},\"description\":{}}}",
+                json_string(k.code()),
+                json_string(k.class().code()),
+                json_string(k.describe())
+            )
+        })
+        .collect();
+    let classes: Vec<String> = RepairClass::ALL
+        .iter()
+        .map(|c| json_string(c.code()))
+        .collect();
+    let tags: Vec<String> = REASONING_TAGS
+        .iter()
+        .map(|(open, close)| format!("[{},{}]", json_string(open), json_string(close)))
+        .collect();
+    let table = |entries: Vec<(&str, usize)>| {
+        let inner: Vec<String> = entries
+            .iter()
+            .map(|(k, n)| format!("\"{k}\":{n}"))
+            .collect();
+        format!("{{{}}}", inner.join(","))
+    };
+    let flags = table(
+        CLEAN_FLAGS
+            .iter()
+            .map(|&(k, bit)| (k, bit as usize))
+            .collect(),
+    );
+    let ops = table(
+        crate::stream::OPS
+            .iter()
+            .map(|&(k, c)| (k, usize::from(c - b'0')))
+            .collect(),
+    );
+    let forms = table(FORMS.iter().enumerate().map(|(i, f)| (f.0, i)).collect());
+    format!(
+        "{{\"repairKinds\":[{}],\"repairClasses\":[{}],\"reasoningTags\":[{}],\"defaultMaxDepth\":{DEFAULT_MAX_DEPTH},\
+         \"reportMax\":{REPORT_MAX},\"cleanFlags\":{flags},\"ops\":{ops},\"forms\":{forms}}}",
+        kinds.join(","),
+        classes.join(","),
+        tags.join(",")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_distinct() {
+        let bits: u32 = CLEAN_FLAGS.iter().fold(0, |acc, &(_, bit)| {
+            assert_eq!(acc & bit, 0, "bit {bit} is used twice");
+            acc | bit
+        });
+        assert_eq!(bits, 127);
+        for (i, (_, form)) in FORMS.iter().enumerate() {
+            assert_eq!(Form::from_code(i as u8), *form);
+        }
+        assert_eq!(Form::from_code(200), Form::Utf8);
+    }
+
+    #[test]
+    fn vocabulary_names_every_kind_and_tag() {
+        let v = vocabulary();
+        assert!(v.contains("\"kind\":\"reasoning_removed\",\"class\":\"extraction\""));
+        assert!(v.contains("[\"[THINK]\",\"[/THINK]\"]"));
+        assert!(v.contains("\"ops\":{\"RESET\":0,"));
+        assert!(v.contains("\"forms\":{\"utf8\":0,\"ascii\":1,\"latin1\":2}"));
+    }
+}
