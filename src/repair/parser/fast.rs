@@ -13,6 +13,9 @@
 //! two are meant to agree on every input; a property test runs both on generated ones. It runs only on
 //! complete input (`!more`): streams keep the general steps, whose suspensions carry the any-chunking
 //! guarantee.
+//!
+//! The file is longer than the others because the lane is one loop whose cases must be read together
+//! with the property test below that holds it to the general steps.
 
 use super::{
     copy_from, push_bytes, push_control, Container, Ctx, Parser, State, Step, KEYWORDS,
@@ -217,17 +220,17 @@ impl Parser<'_> {
     /// Returns the errors the general steps would return for the same tokens.
     #[inline(never)]
     pub(super) fn fast_lane(&mut self) -> Step {
-        let s = self.s;
+        let s = self.input.s;
         loop {
-            let end = self.end;
-            let in_object = match self.stack.last() {
+            let end = self.input.end;
+            let in_object = match self.st.stack.last() {
                 Some(f) if f.kind == Container::Object => true,
                 Some(f) if f.kind == Container::Array => false,
                 _ => return Ok(()),
             };
-            let pos = skip_ws(s, self.pos, end);
+            let pos = skip_ws(s, self.st.pos, end);
             // The general step skips the same whitespace first.
-            self.pos = pos;
+            self.st.pos = pos;
             if pos >= end {
                 return Ok(());
             }
@@ -235,17 +238,17 @@ impl Parser<'_> {
             if matches!(b, b'/' | b'#') {
                 // A comment, perhaps: the general step skips it first, and so does this one.
                 self.skip_space()?;
-                if self.pos == pos {
+                if self.st.pos == pos {
                     return Ok(());
                 }
                 continue;
             }
-            match self.state {
+            match self.st.state {
                 State::AfterValue => match b {
                     b',' => {
-                        self.pending_comma = Some(pos);
-                        self.pos = pos + 1;
-                        self.state = if in_object { State::Key } else { State::Value };
+                        self.st.pending_comma = Some(pos);
+                        self.st.pos = pos + 1;
+                        self.st.state = if in_object { State::Key } else { State::Value };
                     }
                     b'}' if in_object => self.close_with(b)?,
                     b']' if !in_object => self.close_with(b)?,
@@ -296,8 +299,8 @@ impl Parser<'_> {
                             return Ok(());
                         }
                         self.begin_value();
-                        copy_from(&mut self.out, s, pos..k);
-                        self.pos = k;
+                        copy_from(&mut self.st.out, s, pos..k);
+                        self.st.pos = k;
                         self.value_done();
                     }
                     b't' | b'f' | b'n' | b'T' | b'F' | b'N' | b'u' | b'I' => {
@@ -313,8 +316,8 @@ impl Parser<'_> {
                         if let Some(kind) = kind {
                             self.record(kind, pos)?;
                         }
-                        push_bytes(&mut self.out, json);
-                        self.pos = pos + word.len();
+                        push_bytes(&mut self.st.out, json);
+                        self.st.pos = pos + word.len();
                         self.value_done();
                     }
                     _ => return Ok(()),
@@ -327,9 +330,9 @@ impl Parser<'_> {
     /// Writes the input bytes `content` as a JSON string, and a colon after it for a key.
     #[inline(never)]
     fn write_quoted(&mut self, content: std::ops::Range<usize>, colon: bool) {
-        let out = &mut self.out;
+        let out = &mut self.st.out;
         out.push(b'"');
-        copy_from(out, self.s, content);
+        copy_from(out, self.input.s, content);
         out.push(b'"');
         if colon {
             out.push(b':');
@@ -339,8 +342,8 @@ impl Parser<'_> {
     /// repair: a missing comma before the token at `pos`, as the general `after_value` makes it.
     #[inline]
     fn missing_comma(&mut self, in_object: bool) -> Step {
-        self.record(RepairKind::MissingComma, self.pos)?;
-        self.state = if in_object { State::Key } else { State::Value };
+        self.record(RepairKind::MissingComma, self.st.pos)?;
+        self.st.state = if in_object { State::Key } else { State::Value };
         Ok(())
     }
 
@@ -348,7 +351,7 @@ impl Parser<'_> {
     /// `unquoted_key`) and `after_key` steps do.
     #[inline(always)]
     fn fast_key(&mut self, (quote, start, stop, after): (u8, usize, usize, usize)) -> Step {
-        let at = self.pos;
+        let at = self.st.pos;
         self.begin_item();
         match quote {
             b'\'' => self.record(RepairKind::SingleQuotes, at)?,
@@ -356,8 +359,8 @@ impl Parser<'_> {
             _ => {}
         }
         self.write_quoted(start..stop, true);
-        self.pos = after;
-        self.state = State::Value;
+        self.st.pos = after;
+        self.st.state = State::Value;
         Ok(())
     }
 
@@ -366,13 +369,13 @@ impl Parser<'_> {
     /// Reads the key that follows a comma in an object too. `Ok(false)` when it took nothing.
     #[inline]
     fn fast_string(&mut self, quote: Quote, in_object: bool) -> Result<bool, super::Stop> {
-        let s = self.s;
-        let end = self.end;
-        let open = self.pos;
+        let s = self.input.s;
+        let end = self.input.end;
+        let open = self.st.pos;
         let open_len = if quote == Quote::Curly { 3 } else { 1 };
         // Raw control characters are escaped, except in a fenced source, where a line break inside a
         // string may be where the closing fence cuts it.
-        let controls = self.fence.is_none();
+        let controls = self.input.fence.is_none();
         let Some(Content {
             close,
             close_len,
@@ -433,24 +436,24 @@ impl Parser<'_> {
             Some(at) => {
                 // repair: raw newline, tab or other control character inside a string
                 self.record(RepairKind::ControlCharacter, at)?;
-                self.out.push(b'"');
+                self.st.out.push(b'"');
                 let mut run = content.start;
                 let mut next = Some(at);
                 while let Some(i) = next {
-                    copy_from(&mut self.out, s, run..i);
-                    push_control(&mut self.out, s[i]);
+                    copy_from(&mut self.st.out, s, run..i);
+                    push_control(&mut self.st.out, s[i]);
                     run = i + 1;
                     next = find_control(s, run, content.end);
                 }
-                copy_from(&mut self.out, s, run..content.end);
-                self.out.push(b'"');
+                copy_from(&mut self.st.out, s, run..content.end);
+                self.st.out.push(b'"');
             }
         }
-        self.pos = after;
+        self.st.pos = after;
         self.value_done();
         if let Some((r, k)) = key {
-            self.pending_comma = Some(n);
-            self.pos = r;
+            self.st.pending_comma = Some(n);
+            self.st.pos = r;
             self.fast_key(k)?;
         }
         Ok(true)
@@ -552,7 +555,7 @@ mod tests {
 
     fn run(text: &str, fast: bool, forbid: RepairSet, fence: Option<u8>) -> Result<Output, Fault> {
         let mut p = Parser::new(text.as_bytes(), 0, fence, forbid, 64);
-        p.fast = fast;
+        p.st.fast = fast;
         p.run()
     }
 

@@ -1,0 +1,240 @@
+//! What follows a value: separators and closers, the end of the root value, the end of the input.
+
+use super::*;
+
+impl Parser<'_> {
+    pub(super) fn after_value(&mut self) -> Step {
+        let s = self.input.s;
+        let b = s[self.st.pos];
+        let top = self.top().expect("after_value has an open container");
+        if top == Container::Call {
+            if b == b')' {
+                self.st.pos += 1;
+            }
+            // Anything else ends the call implicitly and is read again by the parent.
+            return self.close_call();
+        }
+        match b {
+            b',' if top == Container::Wrapper => {
+                let (r, _) = self.input.peek_past_space(self.st.pos + 1);
+                if matches!(self.input.byte(r)?, Some(b'{' | b'[')) {
+                    self.st.pending_comma = Some(self.st.pos);
+                    self.st.pos += 1;
+                    self.st.state = State::Value;
+                } else {
+                    self.pop_and_close();
+                }
+                Ok(())
+            }
+            b',' => {
+                self.st.pending_comma = Some(self.st.pos);
+                self.st.pos += 1;
+                self.st.state = if top == Container::Object {
+                    State::Key
+                } else {
+                    State::Value
+                };
+                Ok(())
+            }
+            b'}' | b']' => self.close_with(b),
+            b':' | b')' => self.skip_unexpected(),
+            b'.' | 0xE2 if self.ellipsis_at(self.st.pos)? => self.ellipsis(),
+            _ if top == Container::Wrapper => {
+                self.pop_and_close();
+                Ok(())
+            }
+            _ if quote_at(s, self.st.pos).is_some()
+                || is_word_byte(b)
+                || b == b'{'
+                || b == b'[' =>
+            {
+                // repair: `[1 2]`, `{"a": 1 "b": 2}`
+                self.record(RepairKind::MissingComma, self.st.pos)?;
+                self.st.state = if top == Container::Object {
+                    State::Key
+                } else {
+                    State::Value
+                };
+                Ok(())
+            }
+            _ => self.skip_unexpected(),
+        }
+    }
+
+    /// After the root value: stray closers, comma-separated values, an object closed too early, or the end.
+    pub(super) fn after_root(&mut self) -> Step {
+        let s = self.input.s;
+        match s[self.st.pos] {
+            b'}' | b']' => {
+                // repair: `{"a":1}}`
+                self.record(RepairKind::SuperfluousBracket, self.st.pos)?;
+                self.st.pos += 1;
+                return Ok(());
+            }
+            b',' => {
+                let (r, _) = self.input.peek_past_space(self.st.pos + 1);
+                self.input.need(r)?;
+                if self.st.root_is_object && self.is_key_ahead(r)? {
+                    // repair: `{"a":1}, "b":2}`: the root object was closed too early
+                    self.record(RepairKind::EarlyClose, self.st.pos)?;
+                    self.st.out.pop();
+                    // An empty object (`{}, "k": 1`) has no member to separate from.
+                    let count = (self.st.out.last() != Some(&b'{')) as u32;
+                    self.st.stack.push(Frame {
+                        kind: Container::Object,
+                        count,
+                        item_out: self.st.out.len(),
+                    });
+                    self.st.pending_comma = Some(self.st.pos);
+                    self.st.pos += 1;
+                    self.st.state = State::Key;
+                    return Ok(());
+                }
+                if r < self.input.end && matches!(s[r], b'{' | b'[') {
+                    // repair: `{…}, {…}`: an array whose brackets were forgotten
+                    self.record(RepairKind::MultipleValues, self.st.pos)?;
+                    self.st.out.insert(self.st.root_out, b'[');
+                    self.st.wrapped = true;
+                    self.st.stack.push(Frame {
+                        kind: Container::Wrapper,
+                        count: 1,
+                        item_out: self.st.out.len(),
+                    });
+                    self.st.pending_comma = Some(self.st.pos);
+                    self.st.pos += 1;
+                    self.st.state = State::Value;
+                    return Ok(());
+                }
+            }
+            b')' if self.st.jsonp => {
+                let (r, _) = self.input.peek_past_space(self.st.pos + 1);
+                let r = if self.input.byte(r)? == Some(b';') {
+                    r + 1
+                } else {
+                    r
+                };
+                let (r, _) = self.input.peek_past_space(r);
+                if !self.input.need(r)? {
+                    self.st.state = State::Done;
+                    return Ok(());
+                }
+            }
+            _ => {}
+        }
+        // Whatever follows is not part of the value: prose, a second value, a closing fence's tail.
+        self.record(RepairKind::SurroundingText, self.st.pos)?;
+        self.st.state = State::Done;
+        Ok(())
+    }
+
+    /// Whether a key (`"k":`, `'k':`, `k:`) starts at `i`.
+    #[inline]
+    pub(super) fn is_key_ahead(&self, i: usize) -> Result<bool, Stop> {
+        let s = self.input.s;
+        if !self.input.need(i)? {
+            return Ok(false);
+        }
+        let after = if let Some((style, q)) = quote_at(s, i) {
+            match self.find_closer(style, i + q)? {
+                Some(k) => k,
+                None => return Ok(false),
+            }
+        } else if is_ident_start(s[i]) {
+            let mut k = i;
+            while k < self.input.end && is_word_byte(s[k]) {
+                k += 1;
+            }
+            k
+        } else {
+            return Ok(false);
+        };
+        // Input that ends before the colon could appear still reads as a (truncated) key.
+        let (k, _) = self.input.peek_past_space(after);
+        Ok(matches!(self.input.byte(k)?, None | Some(b':')))
+    }
+
+    /// Offset just after the next closing quote for `style` from `i` on the same line, skipping escapes;
+    /// the end of the source when the input ends first; `None` at a line break.
+    pub(super) fn find_closer(
+        &self,
+        style: QuoteStyle,
+        mut i: usize,
+    ) -> Result<Option<usize>, Stop> {
+        let s = self.input.s;
+        if let Some(quote) = match style {
+            QuoteStyle::Double => Some(b'"'),
+            QuoteStyle::Single => Some(b'\''),
+            _ => None,
+        } {
+            // Straight quotes: jump between the only bytes that matter. Only the opener's own kind of
+            // quote closes, so a typographic quote inside a straight-quoted key cannot fool the look-ahead.
+            let source = &s[..self.input.end];
+            while let Some(at) = find_byte3(source, i.min(self.input.end), quote, b'\\', b'\n') {
+                i = at;
+                match s[i] {
+                    b'\\' => i += 2,
+                    b'\n' => return Ok(None),
+                    _ => return Ok(Some(i + 1)),
+                }
+            }
+            self.input.need(self.input.end)?;
+            return Ok(Some(self.input.end));
+        }
+        while i < self.input.end {
+            match s[i] {
+                b'\\' => i += 2,
+                b'\n' => return Ok(None),
+                _ => {
+                    // Typographic openers: straight quotes were handled above.
+                    let c = closer_len(style, s, i);
+                    if c > 0 {
+                        return Ok(Some(i + c));
+                    }
+                    i += 1;
+                }
+            }
+        }
+        self.input.need(self.input.end)?;
+        Ok(Some(self.input.end))
+    }
+
+    /// The end of the source inside a value: close what is open, dropping what has not started.
+    pub(super) fn finish_at_end(&mut self) -> Step {
+        let at = self.input.end;
+        match self.st.state {
+            State::Value => {
+                // A wrapper call whose argument never started began an item in its container.
+                let mut in_call = false;
+                while self.top() == Some(Container::Call) {
+                    self.st.stack.pop();
+                    in_call = true;
+                }
+                match self.top() {
+                    None => return Err(self.fail(ErrorKind::NoJson, at)),
+                    // repair: `{"age":` — the member's value never started
+                    Some(Container::Object) => self.drop_item(RepairKind::TruncatedMember, at)?,
+                    Some(_) if in_call => self.drop_item(RepairKind::TruncatedMember, at)?,
+                    Some(_) => {}
+                }
+            }
+            // repair: `{"a":1, "b"` — the key has no value
+            State::AfterKey => self.drop_item(RepairKind::TruncatedMember, at)?,
+            _ => {}
+        }
+        while let Some(kind) = self.top() {
+            if matches!(kind, Container::Object | Container::Array) {
+                self.record(RepairKind::UnclosedContainer, at)?;
+            }
+            self.st.pos = at;
+            if kind == Container::Call {
+                self.close_call()?;
+                continue;
+            }
+            self.pop_and_close();
+            if kind == Container::Wrapper {
+                break;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,162 @@
+//! The parser's input: the source bytes, where they end, whether more may follow, and search memos.
+//!
+//! A step that needs a byte past what has arrived asks for it here ([`Input::need`], [`Input::byte`],
+//! [`Input::need_through`]) and suspends before changing anything while more input may still bring it.
+
+use super::*;
+
+/// What the parser reads: the source, where it ends, whether more may follow, and memos of searches in it.
+/// Every byte a step looks at past what it has read is asked of the input ([`Input::need`],
+/// [`Input::byte`]), which suspends the step while more input may still bring that byte.
+pub(crate) struct Input<'a> {
+    pub(super) s: &'a [u8],
+    /// End of the source: the text's end, or a closing fence once one is met outside strings.
+    pub(super) end: usize,
+    /// More input may follow `end` (a stream that has not finished, and no closing fence met yet).
+    pub(super) more: bool,
+    /// A closing fence outside strings ended the source at `end`.
+    pub(super) fenced: bool,
+    /// The fence marker (```` ` ```` or `~`) of a fenced source.
+    pub(super) fence: Option<u8>,
+    /// The text is Latin-1 (one byte per character) rather than UTF-8; see [`Parser::read_latin1`].
+    pub(super) latin1: bool,
+    /// Memo for look-aheads that skip comments: (searched from, end found) for the next `*/` and the
+    /// next line break. Look-aheads move forward, so each byte is searched at most once: linear time.
+    pub(super) block_end: Cell<(usize, usize)>,
+    pub(super) line_break: Cell<(usize, usize)>,
+}
+
+impl<'a> Input<'a> {
+    /// The same input over `s`, a longer prefix of the same text (or the whole text, without `more`). A
+    /// source already ended by a closing fence keeps its end.
+    pub(super) fn resume<'b>(self, s: &'b [u8], more: bool) -> Input<'b> {
+        let end = if self.fenced { self.end } else { s.len() };
+        // A memo whose search ran into the old end found nothing yet; forget it.
+        for memo in [&self.block_end, &self.line_break] {
+            if memo.get().1 >= self.end {
+                memo.set((usize::MAX, 0));
+            }
+        }
+        Input {
+            s,
+            end,
+            more: more && !self.fenced,
+            fenced: self.fenced,
+            fence: self.fence,
+            latin1: self.latin1,
+            block_end: self.block_end,
+            line_break: self.line_break,
+        }
+    }
+
+    /// The same input holding no bytes, to be kept between the chunks of a stream.
+    pub(super) fn detach(self) -> Input<'static> {
+        let (end, more) = (self.end, self.more);
+        let mut input = self.resume(&[], more);
+        input.end = end;
+        input
+    }
+
+    /// Whether byte `i` of the source is available: `Ok(i < end)` once the input is complete, and a
+    /// suspension while more input may still bring it.
+    #[inline]
+    pub(super) fn need(&self, i: usize) -> Result<bool, Stop> {
+        if i < self.end {
+            Ok(true)
+        } else if self.more {
+            Err(Stop::SUSPEND)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// Byte `i` of the source: `None` past its end once the input is complete, and a suspension while
+    /// more input may still bring it.
+    #[inline]
+    pub(super) fn byte(&self, i: usize) -> Result<Option<u8>, Stop> {
+        Ok(if self.need(i)? { Some(self.s[i]) } else { None })
+    }
+
+    /// Suspends unless every byte up to `last` is available or the input is complete: for look-aheads
+    /// that read at most a few bytes past a position.
+    #[inline]
+    pub(super) fn need_through(&self, last: usize) -> Result<(), Stop> {
+        if self.more && last >= self.end {
+            return Err(Stop::SUSPEND);
+        }
+        Ok(())
+    }
+
+    /// Ends the source at `at` for good, in a stream too: a closing fence outside strings.
+    pub(super) fn end_at_fence(&mut self, at: usize) {
+        self.end = at;
+        self.more = false;
+        self.fenced = true;
+    }
+
+    pub(super) fn is_fence_at(&self, i: usize) -> bool {
+        matches!(self.fence, Some(m) if starts_with_at(self.s, i, &[m; 3]))
+    }
+
+    /// The first occurrence of `pat` at or after `from` (the end of the source if none), memoized in `memo`.
+    /// `pat` is two bytes, or one byte followed by 0.
+    #[inline(always)]
+    pub(super) fn find_memo(
+        &self,
+        memo: &Cell<(usize, usize)>,
+        from: usize,
+        pat: &[u8; 2],
+    ) -> usize {
+        let (searched, found) = memo.get();
+        if searched <= from && from <= found {
+            return found;
+        }
+        let s = &self.s[..self.end];
+        let mut i = from;
+        let found = loop {
+            match find_byte(s, i, pat[0]) {
+                Some(at) if pat[1] == 0 || s.get(at + 1) == Some(&pat[1]) => break at,
+                Some(at) => i = at + 1,
+                None => break self.end,
+            }
+        };
+        memo.set((from, found));
+        found
+    }
+
+    /// Offset of the end of the line containing `i` (the `\n` itself, or the end of the source).
+    pub(super) fn line_end(&self, i: usize) -> usize {
+        self.find_memo(&self.line_break, i, b"\n\0").min(self.end)
+    }
+
+    /// Offset just after the `*/` that closes a block comment whose body starts at `body` (the end of the
+    /// source if none).
+    pub(super) fn block_comment_end(&self, body: usize) -> usize {
+        self.find_memo(&self.block_end, body, b"*/")
+            .saturating_add(2)
+            .min(self.end)
+    }
+
+    /// Skips JSON whitespace, no-break spaces, invisible characters, vertical tabs and form feeds from `i`
+    /// without recording; also reports a newline.
+    pub(super) fn peek_past_space(&self, mut i: usize) -> (usize, bool) {
+        let (s, end) = (self.s, self.end);
+        let mut newline = false;
+        loop {
+            while i < end && matches!(s[i], b' ' | b'\t' | b'\r') {
+                i += 1;
+            }
+            match s.get(i) {
+                Some(b'\n') if i < end => {
+                    newline = true;
+                    i += 1;
+                }
+                Some(0xC2) if i + 1 < end && s[i + 1] == 0xA0 => i += 2,
+                // What skip_space drops as well: invisible characters, vertical tab, form feed.
+                Some(0xE2 | 0xEF) if i + 2 < end && invisible_len(s, i) > 0 => i += 3,
+                Some(0x0B | 0x0C) if i < end => i += 1,
+                _ => return (i, newline),
+            }
+        }
+    }
+}

@@ -1,0 +1,579 @@
+//! The tolerant parser: one forward pass over the source that writes strict JSON text.
+//!
+//! The parser is an explicit state machine over an explicit stack of open containers, so input depth can
+//! never overflow the call stack. It never re-parses: the only look-aheads are bounded by the next quote or
+//! the next word (deciding whether a quote ends a string), and every rewind of the output is a truncation
+//! to a length saved earlier. Output is compact JSON; `JSON.parse` (or any strict parser) builds the value.
+//!
+//! Commas are written lazily: an item writes the comma that separates it from the previous one when it
+//! starts, so dropping an item (a truncated member, a placeholder) is a truncation to where it began.
+//!
+//! The same parser serves streams. Fed a prefix of the text with `more` set, every step that would need a
+//! byte past the end of the prefix stops with [`Stop::SUSPEND`] before changing anything, and the caller
+//! resumes it on a longer prefix ([`Parser::resume`]). A step therefore decides only on bytes that are
+//! the same in every longer text, so a stream ends in exactly the state the one-shot parse reaches.
+//!
+//! The parser is its [`Input`] (the bytes, where they end, whether more may follow: every byte past what
+//! a step has read is asked of it) and its `Progress` (everything decided so far, owned, so it carries
+//! over to a longer prefix as it is). The steps are grouped by what they read: `value` (values,
+//! containers, keys), `after` (what follows a value, the end of the input), `strings`, `numbers`
+//! (numbers, keywords, bare words) and `space` (whitespace, comments, chat tokens); `output` writes
+//! JSON text, and `fast` is the fast lane for complete input.
+
+use super::chars::*;
+use super::record::{Repair, RepairKind, RepairSet};
+use crate::error::ErrorKind;
+use std::cell::Cell;
+
+mod after;
+mod fast;
+mod input;
+mod numbers;
+mod output;
+mod space;
+mod strings;
+mod value;
+
+use input::Input;
+use numbers::KEYWORDS;
+pub(crate) use output::json_string;
+use output::{char_len, copy_from, escape_into, push_bytes, push_control};
+use strings::{SPECIAL_DOUBLE, SPECIAL_SINGLE};
+
+/// Why the parser stopped before the value was complete: a fault, whose details the parser keeps
+/// ([`Parser::fault`]), or, when it keeps none, [`Stop::SUSPEND`]. It carries nothing, so that a
+/// step's result (`Result<(), Stop>`, `Result<bool, Stop>`) is one byte, returned as a plain value: in
+/// wasm a larger result is returned through memory on every call of the token loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stop;
+
+impl Stop {
+    /// The next step needs bytes that have not arrived yet (only with `more`).
+    pub const SUSPEND: Stop = Stop;
+}
+
+/// An error and the byte offset of the parsed text where it occurred.
+pub(crate) type Fault = (ErrorKind, usize);
+
+type Step = Result<(), Stop>;
+
+/// What the parser expects next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// A value (root, array element, member value, call argument).
+    Value,
+    /// Inside a string; its progress is in `Parser::str`.
+    Str,
+    /// A value string has closed; a `+` may still continue it (`"a" + "b"`).
+    AfterString,
+    /// A separator or closer after a complete value.
+    AfterValue,
+    /// A key or `}` in an object.
+    Key,
+    /// The `:` after a key.
+    AfterKey,
+    /// Finished: the root value is complete and nothing follows that belongs to it.
+    Done,
+}
+
+/// Whether a string being read is a key or a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    Key,
+    Value,
+}
+
+/// Kinds of open container.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Container {
+    Object,
+    Array,
+    /// A wrapper call such as `ObjectId(`; its value is its argument.
+    Call,
+    /// The array inserted around comma-separated top-level values.
+    Wrapper,
+}
+
+/// One open container.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    kind: Container,
+    /// Items written so far.
+    count: u32,
+    /// Output length before the current item (and its comma), for dropping it.
+    item_out: usize,
+}
+
+/// Progress through a string, kept between steps so a stream can stop inside one.
+#[derive(Clone, Copy, Debug)]
+struct StrState {
+    ctx: Ctx,
+    style: QuoteStyle,
+    noted_control: bool,
+    noted_quote: bool,
+    /// For a missing closing quote: output length, input offset and repairs recorded at a `, "` seen
+    /// inside this string, and how many inner quotes had been seen then.
+    comma_quote: Option<CommaQuote>,
+    quotes_seen: usize,
+    /// For a fenced source: output length and input offset where the closing fence begins a line inside
+    /// this string.
+    fence_cut: Option<(usize, usize)>,
+}
+
+/// A `, "` inside a value string, where the string may have been meant to end (see [`StrState`]).
+#[derive(Clone, Copy, Debug)]
+struct CommaQuote {
+    out_len: usize,
+    comma_at: usize,
+    /// How many repairs had been recorded.
+    repairs: usize,
+    /// How many inner quotes had been seen.
+    seen: usize,
+}
+
+const NO_STR: StrState = StrState {
+    ctx: Ctx::Value,
+    style: QuoteStyle::Double,
+    noted_control: false,
+    noted_quote: false,
+    comma_quote: None,
+    quotes_seen: 0,
+    fence_cut: None,
+};
+
+/// The parser's result: strict JSON text, what was repaired, where the value ended.
+#[derive(Debug)]
+pub(crate) struct Output {
+    /// UTF-8: every byte is copied from the `&str` input or written as ASCII.
+    pub json: Vec<u8>,
+    pub repairs: Vec<Repair>,
+    /// Byte offset just after the last input byte that belongs to the value.
+    pub end: usize,
+}
+
+/// Everything the parser has decided: owned, so that it carries over from one prefix of a stream to a
+/// longer one unchanged ([`Parser::resume`]).
+struct Progress {
+    pos: usize,
+    /// Comma-separated top-level values were wrapped in an array (its `[` inserted at `root_out`).
+    wrapped: bool,
+    out: Vec<u8>,
+    repairs: Vec<Repair>,
+    stack: Vec<Frame>,
+    state: State,
+    /// The string being read, in state `Str`.
+    str: StrState,
+    forbid: RepairSet,
+    max_depth: usize,
+    /// Input offset of a comma read in the current container that no item has followed yet.
+    pending_comma: Option<usize>,
+    /// Output offset where an item begins that may still be dropped because its value has not started
+    /// (a member whose key has been read, a call with no argument yet). Streams show nothing past it.
+    tentative: Option<usize>,
+    /// Output offset where the root value starts, and whether it is an object.
+    root_out: usize,
+    root_is_object: bool,
+    /// Input offset just after the last byte of the last complete value.
+    value_end: usize,
+    /// The locator found a JSONP callback, so a trailing `);` is expected.
+    jsonp: bool,
+    /// Whether a typographic quote may close a straight-quoted string (off when `curly_quotes` is
+    /// forbidden, so that the strict pass accepts exactly what `JSON.parse` accepts).
+    curly_closes: bool,
+    /// The shortest the output has been cut back to since a reader last asked ([`Parser::take_low_water`]);
+    /// `usize::MAX` when it has not been cut.
+    low_water: Cell<usize>,
+    /// Whether complete input is read through the fast lane (off only to test it against the general steps).
+    fast: bool,
+    /// The error the parse stopped with, if it did.
+    fault: Option<Fault>,
+}
+
+/// The parser: its input, and what it has decided so far.
+pub(crate) struct Parser<'a> {
+    input: Input<'a>,
+    st: Progress,
+}
+
+impl<'a> Parser<'a> {
+    /// A parser over the whole of `s` that starts reading at byte `start`.
+    pub fn new(
+        s: &'a [u8],
+        start: usize,
+        fence: Option<u8>,
+        forbid: RepairSet,
+        max_depth: usize,
+    ) -> Parser<'a> {
+        Parser {
+            input: Input {
+                s,
+                end: s.len(),
+                more: false,
+                fenced: false,
+                fence,
+                latin1: false,
+                block_end: Cell::new((usize::MAX, 0)),
+                line_break: Cell::new((usize::MAX, 0)),
+            },
+            st: Progress {
+                pos: start,
+                wrapped: false,
+                out: Vec::with_capacity(s.len().saturating_sub(start) + 16),
+                repairs: Vec::with_capacity(16),
+                stack: Vec::with_capacity(16),
+                state: State::Value,
+                str: NO_STR,
+                forbid,
+                max_depth,
+                pending_comma: None,
+                tentative: None,
+                root_out: 0,
+                root_is_object: false,
+                value_end: start,
+                jsonp: false,
+                curly_closes: !forbid.contains(RepairKind::CurlyQuotes),
+                low_water: Cell::new(usize::MAX),
+                fast: true,
+                fault: None,
+            },
+        }
+    }
+
+    /// Tells the parser that the text is Latin-1, one byte per character, with no byte in
+    /// 0x80..=0xBF. No byte sequence the parser recognises beyond ASCII (typographic quotes, `…`,
+    /// invisible characters, the no-break space) can then occur, and every other byte reads as it
+    /// reads in UTF-8 (as a character beyond ASCII); what differs is the length of a character, which
+    /// the parser takes into account where it counts.
+    pub fn read_latin1(&mut self) {
+        self.input.latin1 = true;
+    }
+
+    /// Tells the parser that the locator removed a JSONP callback before the value.
+    pub fn expect_jsonp_tail(&mut self) {
+        self.st.jsonp = true;
+    }
+
+    /// Parses one value and returns the strict JSON text.
+    ///
+    /// # Errors
+    /// `NoJson` when the source holds no value, `DepthLimitExceeded`, and `RepairForbidden` for the first
+    /// repair the forbid set names.
+    pub fn run(mut self) -> Result<Output, Fault> {
+        match self.advance() {
+            Ok(()) => Ok(self.into_output()),
+            Err(Stop) => Err(self.st.fault.expect("without `more` a stop is a fault")),
+        }
+    }
+
+    /// The same parser over `s`, a longer prefix of the same text (or the whole text, without `more`).
+    /// The state carries over; a source already ended by a closing fence keeps its end.
+    pub fn resume<'b>(self, s: &'b [u8], more: bool) -> Parser<'b> {
+        Parser {
+            input: self.input.resume(s, more),
+            st: self.st,
+        }
+    }
+
+    /// Runs steps until the value is complete, or (with `more`) until a step needs more input.
+    pub fn advance(&mut self) -> Step {
+        loop {
+            if self.st.fast
+                && !self.input.more
+                && matches!(self.st.state, State::Value | State::Key | State::AfterValue)
+            {
+                self.fast_lane()?;
+            }
+            // Strings read their own whitespace, and see the end of the input themselves.
+            match self.st.state {
+                State::Str => {
+                    self.string_body()?;
+                    continue;
+                }
+                State::AfterString => {
+                    self.after_string()?;
+                    continue;
+                }
+                _ => {}
+            }
+            self.skip_space()?;
+            if self.st.state == State::Done {
+                return Ok(());
+            }
+            if self.st.pos >= self.input.end {
+                if self.input.more {
+                    return Err(Stop::SUSPEND);
+                }
+                return self.finish_at_end();
+            }
+            match self.st.state {
+                State::Value => self.value()?,
+                State::Str | State::AfterString => unreachable!("handled above"),
+                State::AfterValue if self.st.stack.is_empty() => self.after_root()?,
+                State::AfterValue => self.after_value()?,
+                State::Key => self.key()?,
+                State::AfterKey => self.after_key()?,
+                State::Done => unreachable!("handled above"),
+            }
+        }
+    }
+
+    /// The strict JSON text written, the repairs and where the value ended.
+    pub fn into_output(self) -> Output {
+        Output {
+            json: self.st.out,
+            repairs: self.st.repairs,
+            end: self.st.value_end,
+        }
+    }
+
+    /// Where the parser stands in its input.
+    pub fn position(&self) -> usize {
+        self.st.pos
+    }
+
+    /// The end of the input it was last given.
+    pub fn given(&self) -> usize {
+        self.input.end
+    }
+
+    /// The output written so far.
+    pub fn output(&self) -> &[u8] {
+        &self.st.out
+    }
+
+    /// How much of the output is settled: no later step can rewind below this length. Past it lie only
+    /// a member or call whose value has not started, string content that a later quote may cut off, the
+    /// closing quote of a string that `+` may continue, and the closing brace of a root object that a
+    /// following `, "key":` would reopen.
+    pub fn settled_len(&self) -> usize {
+        let mut len = self.st.out.len();
+        if let Some(t) = self.st.tentative {
+            len = len.min(t);
+        }
+        match self.st.state {
+            State::Str => {
+                let st = &self.st.str;
+                if st.ctx == Ctx::Value && self.top() == Some(Container::Object) {
+                    // Content that ends in `,` and spaces may be cut there by the next quote.
+                    let mut k = self.st.out.len();
+                    while k > 0 && self.st.out[k - 1] == b' ' {
+                        k -= 1;
+                    }
+                    if k > 0 && self.st.out[k - 1] == b',' {
+                        len = len.min(k - 1);
+                    }
+                }
+                if let Some(cq) = st.comma_quote {
+                    if cq.seen == st.quotes_seen {
+                        len = len.min(cq.out_len);
+                    }
+                }
+                if let Some((out_len, _)) = st.fence_cut {
+                    len = len.min(out_len);
+                }
+            }
+            State::AfterString => len = len.min(self.st.out.len().saturating_sub(1)),
+            State::AfterValue if self.st.stack.is_empty() && self.st.root_is_object => {
+                len = len.min(self.st.out.len().saturating_sub(1))
+            }
+            _ => {}
+        }
+        len
+    }
+
+    /// Rewinds the output to `len` bytes, noting how far back for a reader of the output that may have read
+    /// past it ([`Parser::take_low_water`]).
+    fn cut_output(&mut self, len: usize) {
+        self.st.out.truncate(len);
+        self.st.low_water.set(self.st.low_water.get().min(len));
+    }
+
+    /// The shortest the output has been cut back to since the last call, or `usize::MAX`: a reader that has
+    /// read further than that must read again from there (settled output is never cut, so this is a net
+    /// under that promise, not a path a correct parse takes).
+    pub fn take_low_water(&self) -> usize {
+        self.st.low_water.replace(usize::MAX)
+    }
+
+    /// Whether the root value has been read to its closing bracket (and nothing has reopened it).
+    pub fn root_closed(&self) -> bool {
+        self.st.stack.is_empty() && matches!(self.st.state, State::AfterValue | State::Done)
+    }
+
+    /// The output offset where the root value starts (where comma-separated values get their `[`).
+    pub fn root_start(&self) -> usize {
+        self.st.root_out
+    }
+
+    /// Whether comma-separated top-level values were wrapped in an array.
+    pub fn wrapped(&self) -> bool {
+        self.st.wrapped
+    }
+
+    /// The same parser holding no input, to be kept between the chunks of a stream.
+    pub fn detach(self) -> Parser<'static> {
+        Parser {
+            input: self.input.detach(),
+            st: self.st,
+        }
+    }
+
+    // The bookkeeping every step shares: faults, repairs, items and containers.
+
+    /// Keeps `kind` at `offset` as the error the parse stops with.
+    #[cold]
+    fn fail(&mut self, kind: ErrorKind, offset: usize) -> Stop {
+        self.st.fault = Some((kind, offset));
+        Stop
+    }
+
+    /// The error a step stopped with; `None` when it stopped to wait for more input.
+    pub fn fault(&self) -> Option<Fault> {
+        self.st.fault
+    }
+
+    /// Records a repair, or fails when the options forbid it.
+    #[inline]
+    fn record(&mut self, kind: RepairKind, offset: usize) -> Step {
+        if self.st.forbid.contains(kind) {
+            return Err(self.fail(ErrorKind::RepairForbidden { repair: kind }, offset));
+        }
+        self.st.repairs.push(Repair { kind, offset });
+        Ok(())
+    }
+
+    fn top(&self) -> Option<Container> {
+        self.st.stack.last().map(|f| f.kind)
+    }
+
+    /// Starts an item in the current array or object: remembers where it began and writes its comma.
+    fn begin_item(&mut self) {
+        if let Some(f) = self.st.stack.last_mut() {
+            f.item_out = self.st.out.len();
+            if f.count > 0 {
+                self.st.out.push(b',');
+            }
+            if f.kind == Container::Object {
+                // A member may be dropped until its value starts.
+                self.st.tentative = Some(f.item_out);
+            }
+        }
+        self.st.pending_comma = None;
+    }
+
+    /// Starts a value: in arrays it is a new item; in objects the member began at its key.
+    fn begin_value(&mut self) {
+        match self.top() {
+            Some(Container::Array | Container::Wrapper) => self.begin_item(),
+            None => self.st.root_out = self.st.out.len(),
+            _ => {}
+        }
+        self.st.pending_comma = None;
+        self.st.tentative = None;
+    }
+
+    /// A value is complete.
+    fn value_done(&mut self) {
+        self.st.value_end = self.st.pos;
+        if let Some(f) = self.st.stack.last_mut() {
+            f.count += 1;
+        }
+        self.st.state = State::AfterValue;
+    }
+
+    /// Closes the innermost wrapper call; a call whose argument produced no value drops its item.
+    fn close_call(&mut self) -> Step {
+        let frame = self.st.stack.pop().expect("an open call");
+        if frame.count > 0 {
+            self.value_done();
+            return Ok(());
+        }
+        if self.st.stack.is_empty() {
+            return Err(self.fail(ErrorKind::NoJson, self.st.pos));
+        }
+        // repair: `ObjectId()`, `cb(...)`: no argument, so no value
+        self.drop_item(RepairKind::MissingValue, self.st.pos)
+    }
+
+    /// Drops the current item (a member with no value, a placeholder) and records why.
+    fn drop_item(&mut self, kind: RepairKind, offset: usize) -> Step {
+        self.record(kind, offset)?;
+        if let Some(f) = self.st.stack.last() {
+            self.cut_output(f.item_out);
+        }
+        self.st.tentative = None;
+        self.st.state = State::AfterValue;
+        Ok(())
+    }
+
+    fn push_frame(&mut self, kind: Container) -> Step {
+        if self.st.stack.len() >= self.st.max_depth {
+            let limit = self.st.max_depth;
+            return Err(self.fail(ErrorKind::DepthLimitExceeded { limit }, self.st.pos));
+        }
+        self.st.stack.push(Frame {
+            kind,
+            count: 0,
+            item_out: self.st.out.len(),
+        });
+        Ok(())
+    }
+
+    /// Closes the innermost container with the bracket at `pos` (which may be of the wrong kind).
+    fn close_with(&mut self, bracket: u8) -> Step {
+        let frame = self
+            .st
+            .stack
+            .last()
+            .copied()
+            .expect("close_with needs an open container");
+        let matches = matches!(
+            (frame.kind, bracket),
+            (Container::Object, b'}') | (Container::Array | Container::Wrapper, b']')
+        );
+        if self.st.pending_comma.is_some() && frame.count > 0 {
+            let at = self.st.pending_comma.take().unwrap_or(self.st.pos);
+            self.record(RepairKind::TrailingComma, at)?;
+        }
+        if !matches {
+            if frame.kind == Container::Wrapper {
+                // A stray `}` after comma-separated values: it closes nothing.
+                self.record(RepairKind::SuperfluousBracket, self.st.pos)?;
+                self.st.pos += 1;
+                return Ok(());
+            }
+            self.record(RepairKind::MismatchedBracket, self.st.pos)?;
+        }
+        self.st.pos += 1;
+        self.pop_and_close();
+        Ok(())
+    }
+
+    /// Pops the innermost container, writes its closer and completes it as a value of its parent.
+    #[inline(always)]
+    fn pop_and_close(&mut self) {
+        let frame = self.st.stack.pop().expect("an open container");
+        match frame.kind {
+            Container::Object => self.st.out.push(b'}'),
+            Container::Array | Container::Wrapper => self.st.out.push(b']'),
+            Container::Call => {}
+        }
+        self.st.pending_comma = None;
+        if frame.kind == Container::Wrapper {
+            self.st.state = State::Done;
+            self.st.value_end = self.st.pos;
+        } else {
+            self.value_done();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_string;
+
+    #[test]
+    fn json_string_escapes_what_json_requires() {
+        assert_eq!(json_string("a\"b\\c\n\u{1}é"), r#""a\"b\\c\n\u0001é""#);
+    }
+}

@@ -1,0 +1,404 @@
+//! Numbers, keywords and bare words.
+
+use super::*;
+
+/// The keywords a bare word may be, and the JSON they become.
+pub(super) const KEYWORDS: [(&[u8], &[u8], Option<RepairKind>); 9] = [
+    (b"true", b"true", None),
+    (b"false", b"false", None),
+    (b"null", b"null", None),
+    (b"True", b"true", Some(RepairKind::PythonLiteral)),
+    (b"False", b"false", Some(RepairKind::PythonLiteral)),
+    (b"None", b"null", Some(RepairKind::PythonLiteral)),
+    (b"undefined", b"null", Some(RepairKind::NonJsonLiteral)),
+    (b"NaN", b"null", Some(RepairKind::NonJsonLiteral)),
+    (b"Infinity", b"null", Some(RepairKind::NonJsonLiteral)),
+];
+
+/// How a number-like token reads (SPEC §3, numbers).
+pub(super) enum NumberShape {
+    /// Strict JSON already.
+    Valid,
+    /// Rewritten into this JSON number text.
+    Fixed(Vec<u8>, RepairKind),
+    /// Not a JSON number but number-like (`02134`, `1.2.3`): kept as a string.
+    AsString,
+    /// No digits at all (`-`, `+`, `.`): no value has started.
+    NotStarted,
+    /// Something else (`12px`, `0x1F`): an unquoted string.
+    Word,
+}
+
+/// Classifies a token made of word bytes that starts like a number. `at_eof`: the input ends with it.
+pub(super) fn classify_number(tok: &[u8], at_eof: bool) -> NumberShape {
+    let n = tok.len();
+    let mut i = 0;
+    let plus = tok.first() == Some(&b'+');
+    i += plus as usize;
+    let neg = tok.get(i) == Some(&b'-');
+    i += neg as usize;
+    let int_start = i;
+    while i < n && tok[i].is_ascii_digit() {
+        i += 1;
+    }
+    let int = &tok[int_start..i];
+    let dot = tok.get(i) == Some(&b'.');
+    i += dot as usize;
+    let frac_start = i;
+    while i < n && tok[i].is_ascii_digit() {
+        i += 1;
+    }
+    let frac = &tok[frac_start..i];
+    let exp = matches!(tok.get(i), Some(b'e' | b'E')) && (!int.is_empty() || !frac.is_empty());
+    let mut exp_sign: &[u8] = b"";
+    let mut exp_digits: &[u8] = b"";
+    if exp {
+        i += 1;
+        if matches!(tok.get(i), Some(b'+' | b'-')) {
+            exp_sign = &tok[i..i + 1];
+            i += 1;
+        }
+        let d = i;
+        while i < n && tok[i].is_ascii_digit() {
+            i += 1;
+        }
+        exp_digits = &tok[d..i];
+    }
+    if int.is_empty() && frac.is_empty() {
+        return if tok.iter().any(u8::is_ascii_alphanumeric) {
+            NumberShape::Word
+        } else {
+            NumberShape::NotStarted
+        };
+    }
+    if i < n {
+        // Dotted versions and the like stay strings; anything else is a word.
+        let dotted = tok.iter().all(|b| b.is_ascii_digit() || *b == b'.')
+            && tok.iter().filter(|&&b| b == b'.').count() > 1;
+        return if dotted {
+            NumberShape::AsString
+        } else {
+            NumberShape::Word
+        };
+    }
+    if int.len() > 1 && int[0] == b'0' {
+        return NumberShape::AsString;
+    }
+    let valid =
+        !plus && !int.is_empty() && (!dot || !frac.is_empty()) && (!exp || !exp_digits.is_empty());
+    if valid {
+        return NumberShape::Valid;
+    }
+    // Rewrite: drop '+', add a leading 0, drop an empty fraction or exponent.
+    let truncated = at_eof && ((dot && frac.is_empty() && !exp) || (exp && exp_digits.is_empty()));
+    let mut fixed = Vec::with_capacity(n + 1);
+    if neg {
+        fixed.push(b'-');
+    }
+    if int.is_empty() {
+        fixed.push(b'0');
+    } else {
+        fixed.extend_from_slice(int);
+    }
+    if !frac.is_empty() {
+        fixed.push(b'.');
+        fixed.extend_from_slice(frac);
+    }
+    if !exp_digits.is_empty() {
+        fixed.push(b'e');
+        fixed.extend_from_slice(exp_sign);
+        fixed.extend_from_slice(exp_digits);
+    }
+    let kind = if truncated {
+        RepairKind::TruncatedNumber
+    } else {
+        RepairKind::NumberFormat
+    };
+    NumberShape::Fixed(fixed, kind)
+}
+
+impl Parser<'_> {
+    /// Whether the byte at `k` ends a number-like token.
+    #[inline]
+    pub(super) fn ends_token(&self, k: usize) -> Result<bool, Stop> {
+        let s = self.input.s;
+        if !self.input.need(k)? {
+            return Ok(true);
+        }
+        // Comments, typographic quotes and fences are recognised by up to three bytes.
+        if matches!(s[k], b'/' | b'`' | b'~') {
+            self.input.need_through(k + 2)?;
+        }
+        Ok(matches!(
+            s[k],
+            b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b')' | b'[' | b'{' | b'"' | b'\''
+        ) || (s[k] == b'/' && matches!(s.get(k + 1), Some(b'/' | b'*')))
+            || quote_at(s, k).is_some()
+            || invisible_len(s, k) > 0
+            || starts_with_at(s, k, NBSP)
+            || self.input.is_fence_at(k))
+    }
+
+    /// The end of the word-like token at `start`; in a stream, a token that runs into the end waits.
+    #[inline]
+    pub(super) fn word_end(&self, start: usize) -> Result<usize, Stop> {
+        let s = self.input.s;
+        let mut k = start;
+        while k < self.input.end {
+            let b = s[k];
+            // Only `.` (an ellipsis) and 0xE2 (typographic quotes, `…`) need a closer look.
+            let plain = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-' | b'+');
+            if !plain {
+                if b == b'.' {
+                    self.input.need_through(k + 2)?;
+                }
+                if !(is_word_byte(b) && quote_at(s, k).is_none() && ellipsis_len(s, k) == 0) {
+                    break;
+                }
+            }
+            k += 1;
+        }
+        self.input.need(k)?;
+        Ok(k)
+    }
+
+    pub(super) fn number(&mut self) -> Step {
+        let s = self.input.s;
+        let start = self.st.pos;
+        let k = self.word_end(start)?;
+        if !self.ends_token(k)? {
+            // `12:30`, `1/2`: prose, not a number
+            return self.bare_string(start);
+        }
+        if s.get(k) == Some(&b',')
+            && self.top() == Some(Container::Object)
+            && self.grouped_number(start, k)?
+        {
+            return Ok(());
+        }
+        let tok = &s[start..k];
+        let at_eof = k >= self.input.end;
+        if matches!(tok, b"-Infinity" | b"+Infinity" | b"-NaN") {
+            self.begin_value();
+            self.record(RepairKind::NonJsonLiteral, start)?;
+            self.st.out.extend_from_slice(b"null");
+            self.st.pos = k;
+            self.value_done();
+            return Ok(());
+        }
+        match classify_number(tok, at_eof) {
+            NumberShape::Valid => {
+                self.begin_value();
+                copy_from(&mut self.st.out, s, start..k);
+            }
+            NumberShape::Fixed(text, kind) => {
+                self.begin_value();
+                self.record(kind, start)?;
+                self.st.out.extend_from_slice(&text);
+            }
+            NumberShape::AsString => {
+                self.begin_value();
+                self.record(RepairKind::NumberAsString, start)?;
+                self.st.out.push(b'"');
+                copy_from(&mut self.st.out, s, start..k);
+                self.st.out.push(b'"');
+            }
+            NumberShape::NotStarted => {
+                self.begin_value();
+                self.st.pos = k;
+                // repair: `"delta": -` — no digits, so no value
+                let kind = if at_eof {
+                    RepairKind::TruncatedMember
+                } else {
+                    RepairKind::MissingValue
+                };
+                return self.drop_item(kind, start);
+            }
+            NumberShape::Word => return self.bare_string(start),
+        }
+        self.st.pos = k;
+        self.value_done();
+        Ok(())
+    }
+
+    /// After a member's number that ends at a `,` at `k`: the end of the digits that go on right after
+    /// the comma (`1,000,000`, `12,50`), or `None` when the next member follows. A member does not start
+    /// with a digit straight after its comma, except a numeric key (`1,2: "b"`), which stays one. A group
+    /// of fewer than three digits cut off by the end of the input is left out (`1,00` reads as `1`).
+    pub(super) fn digits_past_comma(&self, k: usize) -> Result<Option<usize>, Stop> {
+        let s = self.input.s;
+        let (mut e, mut comma) = (k, k);
+        while self.input.byte(e)? == Some(b',')
+            && self.input.byte(e + 1)?.is_some_and(|b| b.is_ascii_digit())
+        {
+            comma = e;
+            e += 1;
+            while self
+                .input
+                .byte(e)?
+                .is_some_and(|b| b.is_ascii_digit() || b == b'.')
+            {
+                e += 1;
+            }
+        }
+        if e >= self.input.end && e - comma < 4 && !s[comma..e].contains(&b'.') {
+            e = comma;
+        }
+        if e == k || !self.ends_token(e)? {
+            return Ok(None);
+        }
+        let (q, _) = self.input.peek_past_space(e);
+        Ok((self.input.byte(q)? != Some(b':')).then_some(e))
+    }
+
+    /// A member's number written with commas (its first group `s[start..k]` ends at a comma), if it is
+    /// one (see `digits_past_comma`): thousands separators (`1,000,000`,
+    /// `-12,345.5`: groups of three digits after a first group of one to three) are dropped; any other
+    /// shape (`12,50`, `1,2,3`) is kept as a string, whose meaning the caller knows better.
+    #[inline(never)]
+    pub(super) fn grouped_number(&mut self, start: usize, k: usize) -> Result<bool, Stop> {
+        let Some(e) = self.digits_past_comma(k)? else {
+            return Ok(false);
+        };
+        let s = self.input.s;
+        let digits = start + usize::from(s[start] == b'-');
+        let mut thousands = s[digits] != b'0';
+        // Digits since the last comma or dot, commas so far, and whether a fraction has begun.
+        let (mut run, mut commas, mut frac) = (0, 0, false);
+        for &b in &s[digits..e] {
+            match b {
+                b',' => {
+                    thousands &= !frac
+                        && if commas == 0 {
+                            (1..=3).contains(&run)
+                        } else {
+                            run == 3
+                        };
+                    (run, commas) = (0, commas + 1);
+                }
+                b'.' => {
+                    thousands &= !frac && commas > 0 && run == 3;
+                    (run, frac) = (0, true);
+                }
+                b'0'..=b'9' => run += 1,
+                // `+1,000`, `1e5,000`: no JSON number with its commas dropped
+                _ => thousands = false,
+            }
+        }
+        thousands &= if frac { run > 0 } else { run == 3 };
+        self.begin_value();
+        if thousands {
+            // repair: `"population": 1,000,000` (thousands separators)
+            self.record(RepairKind::NumberFormat, start)?;
+            self.st
+                .out
+                .extend(s[start..e].iter().filter(|&&b| b != b','));
+        } else {
+            // repair: `"price": 12,50` (a decimal comma, or digits that are no JSON number)
+            self.record(RepairKind::NumberAsString, start)?;
+            self.st.out.push(b'"');
+            copy_from(&mut self.st.out, s, start..e);
+            self.st.out.push(b'"');
+        }
+        self.st.pos = e;
+        self.value_done();
+        Ok(true)
+    }
+
+    /// A word in value position: keyword, truncated keyword, wrapper call, or unquoted string.
+    pub(super) fn word(&mut self) -> Step {
+        let s = self.input.s;
+        let start = self.st.pos;
+        let k = self.word_end(start)?;
+        let tok = &s[start..k];
+        if k > start && is_ident_start(s[start]) && s.get(k) == Some(&b'(') && k < self.input.end {
+            // repair: `ObjectId("…")`, `NumberLong(2)`: the value is the argument
+            self.record(RepairKind::FunctionCall, start)?;
+            let tentative = self.st.tentative;
+            self.begin_value();
+            // The call is dropped if its argument never starts: nothing of it is settled yet.
+            self.st.tentative = tentative.or(self.st.stack.last().map(|f| f.item_out));
+            self.push_frame(Container::Call)?;
+            self.st.pos = k + 1;
+            self.st.state = State::Value;
+            return Ok(());
+        }
+        if self.ends_token(k)? {
+            let keyword = match tok.first() {
+                Some(b't' | b'f' | b'n' | b'T' | b'F' | b'N' | b'u' | b'I') => {
+                    KEYWORDS.iter().find(|(kw, _, _)| *kw == tok)
+                }
+                _ => None,
+            };
+            if let Some((_, json, kind)) = keyword {
+                self.begin_value();
+                if let Some(kind) = kind {
+                    self.record(*kind, start)?;
+                }
+                push_bytes(&mut self.st.out, json);
+                self.st.pos = k;
+                self.value_done();
+                return Ok(());
+            }
+            if k >= self.input.end && !tok.is_empty() {
+                if let Some((_, json, _)) = KEYWORDS.iter().find(|(kw, _, _)| kw.starts_with(tok)) {
+                    // repair: `tr`, `fal`, `nu` cut off by the end: every keyword with this prefix
+                    // means the same JSON value, so completing it is unambiguous
+                    self.begin_value();
+                    self.record(RepairKind::TruncatedLiteral, start)?;
+                    push_bytes(&mut self.st.out, json);
+                    self.st.pos = k;
+                    self.value_done();
+                    return Ok(());
+                }
+            }
+        }
+        self.bare_string(start)
+    }
+
+    /// repair: bare words (`active`, `team-b`, `in progress`) become a string, up to the next delimiter.
+    pub(super) fn bare_string(&mut self, start: usize) -> Step {
+        let s = self.input.s;
+        let in_call = self.top() == Some(Container::Call);
+        let mut k = start;
+        while k < self.input.end {
+            let b = s[k];
+            if matches!(b, b'`' | b'~') {
+                self.input.need_through(k + 2)?;
+            }
+            if matches!(b, b',' | b'}' | b']' | b'\n' | b'\r' | b'"')
+                || (b == b')' && in_call)
+                || self.input.is_fence_at(k)
+            {
+                break;
+            }
+            if matches!(b, b' ' | b'\t') {
+                self.input.need_through(k + 2)?;
+                if matches!(s.get(k + 1), Some(b'/' | b'#')) {
+                    let c = s.get(k + 2);
+                    if s[k + 1] == b'#' || matches!(c, Some(b'/' | b'*')) {
+                        break;
+                    }
+                }
+            }
+            k += 1;
+        }
+        self.input.need(k)?;
+        if k == start {
+            return self.skip_unexpected();
+        }
+        let mut e = k;
+        while e > start && matches!(s[e - 1], b' ' | b'\t') {
+            e -= 1;
+        }
+        self.begin_value();
+        self.record(RepairKind::UnquotedString, start)?;
+        self.st.out.push(b'"');
+        escape_into(&mut self.st.out, &s[start..e]);
+        self.st.out.push(b'"');
+        self.st.pos = k;
+        self.value_done();
+        self.st.value_end = e;
+        Ok(())
+    }
+}

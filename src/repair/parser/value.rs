@@ -1,0 +1,215 @@
+//! Values, containers and keys: what the parser reads where a value or a key is expected.
+
+use super::*;
+
+impl Parser<'_> {
+    pub(super) fn value(&mut self) -> Step {
+        let s = self.input.s;
+        let b = s[self.st.pos];
+        match b {
+            b'{' | b'[' => self.open(if b == b'{' {
+                Container::Object
+            } else {
+                Container::Array
+            }),
+            b'}' | b']' => self.closer_in_value(b),
+            b',' => self.comma_in_value(),
+            b')' if self.top() == Some(Container::Call) => {
+                self.st.pos += 1;
+                self.close_call()
+            }
+            b':' => self.skip_unexpected(),
+            _ => {
+                if let Some(quote) = quote_at(s, self.st.pos) {
+                    self.begin_value();
+                    self.open_string(quote, Ctx::Value, false)?;
+                    // Straight on through the string: the states only matter when a stream stops.
+                    self.string_body()?;
+                    return self.after_string();
+                }
+                if matches!(b, b'.' | 0xE2) && self.ellipsis_at(self.st.pos)? {
+                    self.ellipsis()
+                } else if is_number_start(b) {
+                    self.number()
+                } else {
+                    self.word()
+                }
+            }
+        }
+    }
+
+    /// Whether an ellipsis placeholder starts at `i` (in a stream, `.` and `..` at the end may grow into one).
+    pub(super) fn ellipsis_at(&self, i: usize) -> Result<bool, Stop> {
+        if self.input.s[i] == b'.' {
+            self.input.need_through(i + 2)?;
+        }
+        Ok(ellipsis_len(self.input.s, i) > 0)
+    }
+
+    #[inline(always)]
+    pub(super) fn open(&mut self, kind: Container) -> Step {
+        self.begin_value();
+        if self.st.stack.is_empty() {
+            self.st.root_is_object = kind == Container::Object;
+        }
+        self.push_frame(kind)?;
+        self.st.out.push(if kind == Container::Object {
+            b'{'
+        } else {
+            b'['
+        });
+        self.st.pos += 1;
+        self.st.state = if kind == Container::Object {
+            State::Key
+        } else {
+            State::Value
+        };
+        Ok(())
+    }
+
+    /// A closing bracket where a value was expected.
+    pub(super) fn closer_in_value(&mut self, b: u8) -> Step {
+        match self.top() {
+            Some(Container::Object) => {
+                // repair: `"key": }` has no value
+                self.drop_item(RepairKind::MissingValue, self.st.pos)?;
+                self.close_with(b)
+            }
+            Some(Container::Call) => self.close_call(),
+            Some(_) => self.close_with(b),
+            None => self.skip_unexpected(),
+        }
+    }
+
+    /// A comma where a value was expected.
+    pub(super) fn comma_in_value(&mut self) -> Step {
+        match self.top() {
+            Some(Container::Array | Container::Wrapper) => {
+                // repair: `[,1]`, `[1,,2]`
+                self.record(RepairKind::RedundantComma, self.st.pos)?;
+                self.st.pending_comma = Some(self.st.pos);
+                self.st.pos += 1;
+                Ok(())
+            }
+            // repair: `"key": ,` has no value; the comma then separates members as usual
+            Some(Container::Object) => self.drop_item(RepairKind::MissingValue, self.st.pos),
+            _ => self.skip_unexpected(),
+        }
+    }
+
+    /// An ellipsis placeholder in value or key position.
+    pub(super) fn ellipsis(&mut self) -> Step {
+        let at = self.st.pos;
+        self.st.pos += ellipsis_len(self.input.s, self.st.pos);
+        if self.st.state == State::Value && self.top() == Some(Container::Object) {
+            // repair: `"key": ...` (the member is a placeholder)
+            return self.drop_item(RepairKind::Ellipsis, at);
+        }
+        // repair: `[1, 2, ...]`, `{"a": 1, ...}`: as if nothing were there
+        self.record(RepairKind::Ellipsis, at)?;
+        self.st.pending_comma = None;
+        self.st.state = State::AfterValue;
+        Ok(())
+    }
+
+    pub(super) fn skip_unexpected(&mut self) -> Step {
+        self.record(RepairKind::UnexpectedCharacter, self.st.pos)?;
+        self.st.pos += if self.input.latin1 {
+            1
+        } else {
+            char_len(self.input.s[self.st.pos])
+        };
+        Ok(())
+    }
+
+    pub(super) fn key(&mut self) -> Step {
+        let s = self.input.s;
+        let b = s[self.st.pos];
+        match b {
+            b'}' | b']' => self.close_with(b),
+            b',' => {
+                // repair: `{,"a":1}`, `{"a":1,,"b":2}`
+                self.record(RepairKind::RedundantComma, self.st.pos)?;
+                self.st.pos += 1;
+                Ok(())
+            }
+            b'{' | b'[' | b':' => self.skip_unexpected(),
+            _ => {
+                if let Some(quote) = quote_at(s, self.st.pos) {
+                    self.begin_item();
+                    self.open_string(quote, Ctx::Key, false)?;
+                    self.string_body()
+                } else if matches!(b, b'.' | 0xE2) && self.ellipsis_at(self.st.pos)? {
+                    self.ellipsis()
+                } else {
+                    self.unquoted_key()
+                }
+            }
+        }
+    }
+
+    /// repair: unquoted key, quoted verbatim up to the colon.
+    pub(super) fn unquoted_key(&mut self) -> Step {
+        let s = self.input.s;
+        let start = self.st.pos;
+        let mut k = start;
+        while k < self.input.end
+            && !matches!(
+                s[k],
+                b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\n' | b'\r'
+            )
+            && !self.input.is_fence_at(k)
+        {
+            k += 1;
+        }
+        // In a stream the key may go on, and a fence needs all three of its characters.
+        self.input.need_through(k + 2)?;
+        let mut e = k;
+        while e > start && matches!(s[e - 1], b' ' | b'\t') {
+            e -= 1;
+        }
+        if e == start {
+            return self.skip_unexpected();
+        }
+        self.begin_item();
+        self.record(RepairKind::UnquotedKey, start)?;
+        self.st.out.push(b'"');
+        escape_into(&mut self.st.out, &s[start..e]);
+        self.st.out.push(b'"');
+        self.st.pos = k;
+        if k >= self.input.end {
+            // repair: the input ends inside an unquoted key
+            return self.drop_item(RepairKind::TruncatedMember, start);
+        }
+        self.st.state = State::AfterKey;
+        Ok(())
+    }
+
+    pub(super) fn after_key(&mut self) -> Step {
+        match self.input.s[self.st.pos] {
+            b':' => {
+                self.st.out.push(b':');
+                self.st.pos += 1;
+                self.st.state = State::Value;
+                Ok(())
+            }
+            b'=' => {
+                // repair: `key = value`
+                self.record(RepairKind::MissingColon, self.st.pos)?;
+                self.st.out.push(b':');
+                self.st.pos += 1;
+                self.st.state = State::Value;
+                Ok(())
+            }
+            // repair: a key with no value, `{"a", "b": 1}`
+            b',' | b'}' | b']' => self.drop_item(RepairKind::MissingValue, self.st.pos),
+            _ => {
+                // repair: `{"a" 1}`
+                self.record(RepairKind::MissingColon, self.st.pos)?;
+                self.st.out.push(b':');
+                self.st.state = State::Value;
+                Ok(())
+            }
+        }
+    }
+}
