@@ -8,21 +8,6 @@
 /// The high bit of every byte of a word: set in a word exactly when it holds a non-ASCII byte.
 pub(crate) const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// Length of the longest ASCII prefix of `bytes`, eight bytes at a time.
-pub(crate) fn ascii_prefix_len(bytes: &[u8]) -> usize {
-    let mut i = 0;
-    while i + 8 <= bytes.len() {
-        if word(bytes, i) & HIGHS != 0 {
-            break;
-        }
-        i += 8;
-    }
-    while i < bytes.len() && bytes[i].is_ascii() {
-        i += 1;
-    }
-    i
-}
-
 /// The eight bytes at `i` as a little-endian word (byte `i` lowest).
 #[inline(always)]
 pub(crate) fn word(bytes: &[u8], i: usize) -> u64 {
@@ -84,6 +69,61 @@ pub(crate) fn latin1_to_utf8_in_place(buf: &mut [u8], len: usize) -> usize {
     to
 }
 
+/// Appends the UTF-8 JSON text `json` to `out` in a narrow form, one byte per character for the host to
+/// decode: every non-ASCII character written as a `\uXXXX` escape (surrogate pairs beyond the BMP), or
+/// with `latin1` characters up to U+00FF as one Latin-1 byte each (Node decodes that form fastest, and
+/// `JSON.parse` reads unescaped strings faster). The value is unchanged. A byte that does not start a valid
+/// UTF-8 sequence (never written by the parser) comes out as `\ufffd`.
+pub(crate) fn push_narrow_json(out: &mut Vec<u8>, json: &[u8], latin1: bool) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(json.len());
+    let mut units = [0u16; 2];
+    let mut i = 0;
+    while i < json.len() {
+        // ASCII in fixed-size pieces (see `latin1_to_utf8_in_place` for why not one copy per run).
+        if let Some(w) = ascii_word(json, i) {
+            out.extend_from_slice(&w);
+            i += 8;
+            continue;
+        }
+        let lead = json[i];
+        if lead.is_ascii() {
+            out.push(lead);
+            i += 1;
+            continue;
+        }
+        // U+0080..U+00FF: a lead byte 0xC2 or 0xC3 and one continuation byte.
+        if let (true, 0xc2 | 0xc3, Some(&next)) = (latin1, lead, json.get(i + 1)) {
+            if next & 0xc0 == 0x80 {
+                out.push((lead & 3) << 6 | (next & 0x3f));
+                i += 2;
+                continue;
+            }
+        }
+        let len = match lead {
+            0xf0.. => 4,
+            0xe0.. => 3,
+            _ => 2,
+        };
+        let rest = &json[i..];
+        let (c, used) = match std::str::from_utf8(&rest[..len.min(rest.len())]) {
+            Ok(one) => one.chars().next().map_or(('\u{fffd}', 1), |c| (c, len)),
+            Err(_) => ('\u{fffd}', 1),
+        };
+        i += used;
+        if latin1 && u32::from(c) <= 0xff {
+            out.push(c as u8);
+            continue;
+        }
+        for &u in c.encode_utf16(&mut units).iter() {
+            out.extend_from_slice(b"\\u");
+            for shift in [12, 8, 4, 0] {
+                out.push(HEX[(u >> shift & 15) as usize]);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,5 +157,46 @@ mod tests {
         fn latin1_matches_the_standard_decoding(s in "([\\x00-\\x7f]{0,20}[\\x80-\\xff]?){0,8}") {
             prop_assert_eq!(round_trip(&s), s);
         }
+    }
+
+    proptest! {
+        /// Both narrow forms hold the same value as the UTF-8 text, whatever mix of ASCII runs (the
+        /// word-at-a-time path) and other characters it has.
+        #[test]
+        fn narrow_forms_keep_the_value(s in "([a-z \\\\\"]{0,19}[\\x00-\\x1f\\u{80}-\\u{ff}\\u{100}-\\u{10ffff}]?){0,6}") {
+            let json = serde_json::to_string(&s).unwrap();
+            for latin1 in [false, true] {
+                let back: String = serde_json::from_str(&narrow(&json, latin1)).unwrap();
+                prop_assert_eq!(&back, &s);
+            }
+        }
+    }
+
+    /// The narrowed text decoded one byte per character, as the host reads it.
+    fn narrow(json: &str, latin1: bool) -> String {
+        let mut out = Vec::new();
+        push_narrow_json(&mut out, json.as_bytes(), latin1);
+        out.iter().map(|&b| char::from(b)).collect()
+    }
+
+    #[test]
+    fn latin1_form_keeps_characters_up_to_u00ff_and_escapes_the_rest() {
+        let json = "[\"a\u{7f}\u{80}\u{9f}é\u{ff}\",\"\u{100}“😀\"]";
+        assert_eq!(
+            narrow(json, true),
+            "[\"a\u{7f}\u{80}\u{9f}é\u{ff}\",\"\\u0100\\u201c\\ud83d\\ude00\"]"
+        );
+        assert_eq!(
+            narrow(json, false),
+            "[\"a\u{7f}\\u0080\\u009f\\u00e9\\u00ff\",\"\\u0100\\u201c\\ud83d\\ude00\"]"
+        );
+        assert_eq!(narrow("\u{ff}", true), "\u{ff}");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_become_replacement_escapes() {
+        let mut out = Vec::new();
+        push_narrow_json(&mut out, b"\"a\xff\xc3\"", true);
+        assert_eq!(out, b"\"a\\ufffd\\ufffd\"");
     }
 }

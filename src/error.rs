@@ -5,7 +5,7 @@
 //! message identifies the branch that raised it.
 
 use crate::position::{locate, Location};
-use crate::repair::RepairKind;
+use crate::record::RepairKind;
 use std::fmt;
 
 /// What went wrong.

@@ -25,6 +25,7 @@ mod encoding;
 mod error;
 pub mod position;
 mod reasoning;
+mod record;
 mod repair;
 pub mod schema;
 mod stream;
@@ -36,8 +37,8 @@ pub use error::{Error, ErrorKind};
 pub use position::Location;
 pub use reasoning::REASONING_TAGS;
 pub use repair::{
-    ascii_json, repair, Options as RepairOptions, Repair, RepairClass, RepairKind, RepairSet,
-    Repaired, Status, DEFAULT_MAX_DEPTH,
+    repair, Options as RepairOptions, Repair, RepairClass, RepairKind, RepairSet, Repaired, Status,
+    DEFAULT_MAX_DEPTH,
 };
 pub use stream::{
     clean, clean_detailed, is_js_whitespace, CleanOptions, Cleaned, Cleaner, PartialJson, ThinkTag,

@@ -6,9 +6,9 @@
 //! place. Positions are converted here from byte offsets to UTF-16 indices with 1-based
 //! line and column (see [`crate::position`]).
 
-use crate::encoding::latin1_to_utf8_in_place;
+use crate::encoding::{latin1_to_utf8_in_place, push_narrow_json};
 use crate::position::{locate_all, Location};
-use crate::repair::{json_string, push_narrow_json, repair_bytes, repair_latin1};
+use crate::repair::{json_string, repair_bytes, repair_latin1};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema};
 use crate::wire::{
     Form, CLEAN_ASSISTANT, CLEAN_GRACE_FROM_START, CLEAN_KEEP_UNCLOSED, CLEAN_ONLY_CLOSING,

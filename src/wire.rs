@@ -3,7 +3,7 @@
 //! The binding (`src/wasm.rs`) uses them to encode results; the build writes them, with the repair kinds,
 //! the reasoning tags and the limits, into `pkg/vocabulary.js` for the TypeScript side ([`vocabulary`],
 //! printed by `examples/vocabulary.rs` and read by `scripts/vocabulary.mjs`). A code is never written by
-//! hand on the other side.
+//! hand on the other side. The narrow forms themselves are written by `crate::encoding::push_narrow_json`.
 
 // Only the binding, compiled for wasm32, reads the codes; only the native build prints the vocabulary.
 #![allow(dead_code)]

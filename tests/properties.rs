@@ -123,13 +123,3 @@ fn deep_nesting_is_a_typed_error_not_a_stack_overflow() {
     let out = repair(&format!("{{\"a\":{deep}"), &big).unwrap();
     assert_eq!(out.json.len(), 2_000_006);
 }
-
-proptest! {
-    #[test]
-    fn ascii_json_keeps_the_value(s in any::<String>()) {
-        let json = serde_json::to_string(&s).unwrap();
-        let ascii = llm_response_sanitizer::ascii_json(&json);
-        prop_assert!(ascii.is_ascii());
-        prop_assert_eq!(serde_json::from_str::<String>(&ascii).unwrap(), s);
-    }
-}

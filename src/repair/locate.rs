@@ -7,8 +7,8 @@ use super::chars::{
     find_byte3, invisible_len, is_ident_start, is_json_ws, is_word_byte, quote_at, starts_with_at,
     NBSP,
 };
-use super::record::{Repair, RepairKind};
 use crate::reasoning::{tag_at, LONGEST_CLOSING_TAG};
+use crate::record::{Repair, RepairKind};
 use memchr::{memchr, memchr2, memchr3};
 
 /// Where the parser should start, and what the locator removed on the way.

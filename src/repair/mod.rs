@@ -7,13 +7,12 @@
 mod chars;
 pub(crate) mod locate;
 mod parser;
-mod record;
 mod source;
 
+pub use crate::record::{Repair, RepairClass, RepairKind, RepairSet};
 pub(crate) use parser::json_string;
-pub use record::{Repair, RepairClass, RepairKind, RepairSet};
 
-use crate::encoding::{ascii_prefix_len, ascii_word, has_no_continuation_bytes};
+use crate::encoding::has_no_continuation_bytes;
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
 use parser::{Fault, Parser};
@@ -261,79 +260,6 @@ impl Repaired<Vec<u8>> {
     }
 }
 
-/// `json` with every non-ASCII character written as a `\uXXXX` escape (surrogate pairs beyond the BMP).
-///
-/// The value is unchanged. Hosts decode ASCII text much faster than UTF-8 (8x for a 2 KB response in
-/// Node), so callers that only parse the text, never show it, ask for this form.
-///
-/// # Example
-/// ```
-/// assert_eq!(llm_response_sanitizer::ascii_json(r#"{"café":"😀"}"#), r#"{"caf\u00e9":"\ud83d\ude00"}"#);
-/// ```
-pub fn ascii_json(json: &str) -> std::borrow::Cow<'_, str> {
-    if ascii_prefix_len(json.as_bytes()) == json.len() {
-        return std::borrow::Cow::Borrowed(json);
-    }
-    let mut out = Vec::with_capacity(json.len() + json.len() / 4);
-    push_narrow_json(&mut out, json.as_bytes(), false);
-    // Every byte written is ASCII.
-    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_default())
-}
-
-/// Appends [`ascii_json`] of the UTF-8 text `json` to `out` without an intermediate copy; with `latin1`,
-/// characters up to U+00FF are written as one Latin-1 byte each instead of an escape (Node decodes that
-/// form fastest, and `JSON.parse` reads unescaped strings faster). A byte that does not start a valid
-/// UTF-8 sequence (never written by the parser) comes out as `\ufffd`.
-pub(crate) fn push_narrow_json(out: &mut Vec<u8>, json: &[u8], latin1: bool) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.reserve(json.len());
-    let mut units = [0u16; 2];
-    let mut i = 0;
-    while i < json.len() {
-        // ASCII in fixed-size pieces (see `latin1_to_utf8_in_place` for why not one copy per run).
-        if let Some(w) = ascii_word(json, i) {
-            out.extend_from_slice(&w);
-            i += 8;
-            continue;
-        }
-        let lead = json[i];
-        if lead.is_ascii() {
-            out.push(lead);
-            i += 1;
-            continue;
-        }
-        // U+0080..U+00FF: a lead byte 0xC2 or 0xC3 and one continuation byte.
-        if let (true, 0xc2 | 0xc3, Some(&next)) = (latin1, lead, json.get(i + 1)) {
-            if next & 0xc0 == 0x80 {
-                out.push((lead & 3) << 6 | (next & 0x3f));
-                i += 2;
-                continue;
-            }
-        }
-        let len = match lead {
-            0xf0.. => 4,
-            0xe0.. => 3,
-            _ => 2,
-        };
-        let rest = &json[i..];
-        let (c, used) = match std::str::from_utf8(&rest[..len.min(rest.len())]) {
-            Ok(one) => one.chars().next().map_or(('\u{fffd}', 1), |c| (c, len)),
-            Err(_) => ('\u{fffd}', 1),
-        };
-        i += used;
-        if latin1 && u32::from(c) <= 0xff {
-            out.push(c as u8);
-            continue;
-        }
-        for &u in c.encode_utf16(&mut units).iter() {
-            out.extend_from_slice(b"\\u");
-            for shift in [12, 8, 4, 0] {
-                out.push(HEX[(u >> shift & 15) as usize]);
-            }
-        }
-    }
-}
-
 fn is_json_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
@@ -342,9 +268,9 @@ fn is_json_space(b: u8) -> bool {
 #[allow(clippy::string_slice)] // a test may panic: it then fails
 mod tests {
     use super::{
-        push_narrow_json, repair_bytes, repair_latin1, strictly_valid, Options, Repair, Status,
-        DEFAULT_MAX_DEPTH,
+        repair_bytes, repair_latin1, strictly_valid, Options, Repair, Status, DEFAULT_MAX_DEPTH,
     };
+    use crate::encoding::push_narrow_json;
     use proptest::prelude::*;
     use proptest::test_runner::TestCaseError;
 
@@ -570,44 +496,5 @@ mod tests {
             }
             same_reading(&pieces.concat(), &options)?;
         }
-
-        /// Both narrow forms hold the same value as the UTF-8 text, whatever mix of ASCII runs (the
-        /// word-at-a-time path) and other characters it has.
-        #[test]
-        fn narrow_forms_keep_the_value(s in "([a-z \\\\\"]{0,19}[\\x00-\\x1f\\u{80}-\\u{ff}\\u{100}-\\u{10ffff}]?){0,6}") {
-            let json = serde_json::to_string(&s).unwrap();
-            for latin1 in [false, true] {
-                let back: String = serde_json::from_str(&narrow(&json, latin1)).unwrap();
-                prop_assert_eq!(&back, &s);
-            }
-        }
-    }
-
-    /// The narrowed text decoded one byte per character, as the host reads it.
-    fn narrow(json: &str, latin1: bool) -> String {
-        let mut out = Vec::new();
-        push_narrow_json(&mut out, json.as_bytes(), latin1);
-        out.iter().map(|&b| char::from(b)).collect()
-    }
-
-    #[test]
-    fn latin1_form_keeps_characters_up_to_u00ff_and_escapes_the_rest() {
-        let json = "[\"a\u{7f}\u{80}\u{9f}é\u{ff}\",\"\u{100}“😀\"]";
-        assert_eq!(
-            narrow(json, true),
-            "[\"a\u{7f}\u{80}\u{9f}é\u{ff}\",\"\\u0100\\u201c\\ud83d\\ude00\"]"
-        );
-        assert_eq!(
-            narrow(json, false),
-            "[\"a\u{7f}\\u0080\\u009f\\u00e9\\u00ff\",\"\\u0100\\u201c\\ud83d\\ude00\"]"
-        );
-        assert_eq!(narrow("\u{ff}", true), "\u{ff}");
-    }
-
-    #[test]
-    fn bytes_that_are_not_utf8_become_replacement_escapes() {
-        let mut out = Vec::new();
-        push_narrow_json(&mut out, b"\"a\xff\xc3\"", true);
-        assert_eq!(out, b"\"a\\ufffd\\ufffd\"");
     }
 }

@@ -7,9 +7,9 @@
 
 use super::locate::Source;
 use super::parser::{Fault, Output, Parser, Stop};
-use super::record::{Repair, RepairKind};
 use super::Options;
 use crate::error::{Error, ErrorKind};
+use crate::record::{Repair, RepairKind};
 
 /// JSON that arrived escaped (`{\"a\": 1}`): the source unescaped once, with a map from each byte of
 /// the plain text back to its offset in the original.

@@ -32,7 +32,7 @@ const RETRY_ALWAYS_BELOW: usize = 256;
 /// What a chunk changed.
 #[derive(Debug)]
 pub struct Update {
-    /// The changes to the partial value, as the elements of a JSON array (see [`super::view`]).
+    /// The changes to the partial value, as the elements of a JSON array (the stream view's operations).
     pub ops: String,
     /// Whether the root value has been read to its closing bracket.
     pub complete: bool,

@@ -91,7 +91,7 @@ impl Number {
     }
 
     /// Whether `self / divisor` is an integer, exactly. `divisor` must be positive with at most
-    /// [`MAX_DIVISOR_DIGITS`] significant digits (the compiler checks both).
+    /// `MAX_DIVISOR_DIGITS` (18) significant digits (the compiler checks both).
     pub fn is_multiple_of(&self, divisor: &Number) -> bool {
         let (a, m) = (Decimal::of(&self.text), Decimal::of(&divisor.text));
         if a.len == 0 {

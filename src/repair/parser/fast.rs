@@ -21,11 +21,11 @@ use super::{
     copy_from, push_bytes, push_control, Container, Ctx, Parser, State, Step, KEYWORDS,
     SPECIAL_DOUBLE, SPECIAL_SINGLE,
 };
+use crate::record::RepairKind;
 use crate::repair::chars::{
     find_control, is_json_ws, quote_at, skip_plain_string_bytes, starts_with_at, LDQUO, RDQUO,
     RSQUO,
 };
-use crate::repair::record::RepairKind;
 
 /// The first offset at or after `i` that is not JSON whitespace.
 #[inline(always)]
@@ -463,7 +463,7 @@ impl Parser<'_> {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::super::{Fault, Output, Parser};
-    use crate::repair::record::RepairSet;
+    use crate::record::RepairSet;
     use proptest::prelude::*;
 
     /// Fragments that sit on the fast lane's edges: what it takes, and the bytes next to it that it

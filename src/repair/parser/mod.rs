@@ -21,8 +21,8 @@
 //! JSON text, and `fast` is the fast lane for complete input.
 
 use super::chars::*;
-use super::record::{Repair, RepairKind, RepairSet};
 use crate::error::ErrorKind;
+use crate::record::{Repair, RepairKind, RepairSet};
 use std::cell::Cell;
 
 mod after;

@@ -41,7 +41,7 @@ macro_rules! repair_kinds {
 
 repair_kinds! {
     // Locating the JSON in the response.
-    ReasoningRemoved => "reasoning_removed", Extraction, "removed a reasoning block (<think>, <thinking>, [THINK], gpt-oss analysis, …)";
+    ReasoningRemoved => "reasoning_removed", Extraction, "removed a reasoning block (think, reasoning or reflection tags, a THINK block, a gpt-oss analysis channel)";
     CodeFence => "code_fence", Extraction, "took the JSON out of a fenced code block";
     SurroundingText => "surrounding_text", Extraction, "removed text around the JSON value";
     Jsonp => "jsonp", Extraction, "removed a JSONP callback wrapper";
