@@ -5,7 +5,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { parseAndRepair, repairJson, clean, StreamCleaner, PartialJsonParser, extract, compileSchema } from 'llm-response-sanitizer';
+import {
+  parseAndRepair,
+  repairJson,
+  clean,
+  StreamCleaner,
+  PartialJsonParser,
+  extract,
+  compileSchema,
+} from 'llm-response-sanitizer';
 import Ajv from 'ajv';
 import { parsePartialJson as aiParsePartialJson } from 'ai';
 import { JSONParser as StreamParser } from '@streamparser/json';
@@ -35,7 +43,6 @@ function correct(fn, w) {
     return false;
   }
 }
-
 
 /**
  * Operations per second of each function over `inputs`, measured in alternating slices of ~10 ms so that
@@ -81,7 +88,9 @@ const out = (line = '') => {
 
 out('# llm-response-sanitizer benchmark');
 out();
-out(`Node ${process.version}, ${quick ? 'quick mode' : `${budgetMs} ms per measurement`}. Ratios > 1 mean this package is faster.`);
+out(
+  `Node ${process.version}, ${quick ? 'quick mode' : `${budgetMs} ms per measurement`}. Ratios > 1 mean this package is faster.`,
+);
 
 // 1. Valid JSON: the fast path against JSON.parse.
 out();
@@ -91,8 +100,13 @@ out('| document | JSON.parse MB/s | parseAndRepair MB/s | ratio | jsonrepair+JSO
 out('| --- | ---: | ---: | ---: | ---: |');
 for (const bytes of [2_000, 1_000_000]) {
   const w = validDocument(7, bytes);
-  const [base, ours, jr] = rates([libraries['JSON.parse'], libraries['llm-response-sanitizer'], libraries.jsonrepair], [w.text]);
-  out(`| valid ${w.text.length >= 1e6 ? '1 MB' : '2 KB'} | ${mbps(base, w.text.length)} | ${mbps(ours, w.text.length)} | ${fmt(ours / base, 2)}× | ${fmt(jr / base, 2)}× |`);
+  const [base, ours, jr] = rates(
+    [libraries['JSON.parse'], libraries['llm-response-sanitizer'], libraries.jsonrepair],
+    [w.text],
+  );
+  out(
+    `| valid ${w.text.length >= 1e6 ? '1 MB' : '2 KB'} | ${mbps(base, w.text.length)} | ${mbps(ours, w.text.length)} | ${fmt(ours / base, 2)}× | ${fmt(jr / base, 2)}× |`,
+  );
 }
 
 // 2. One defect class per ~2 KB response.
@@ -112,13 +126,17 @@ for (const [label, defect, how] of classes) {
   const avg = texts.reduce((a, t) => a + t.length, 0) / texts.length;
   const [ours, jr] = rates([libraries['llm-response-sanitizer'], libraries.jsonrepair], texts);
   const caveat = rights[1] === 0 ? ' (jsonrepair fails fast)' : '';
-  out(`| ${label} | ${rights.map((r) => `${Math.round(r * 100)}%`).join(' | ')} | ${mbps(ours, avg)} | ${mbps(jr, avg)} | ${fmt(ours / jr)}×${caveat} |`);
+  out(
+    `| ${label} | ${rights.map((r) => `${Math.round(r * 100)}%`).join(' | ')} | ${mbps(ours, avg)} | ${mbps(jr, avg)} | ${fmt(ours / jr)}×${caveat} |`,
+  );
 }
 
 // Where jsonrepair fails, it stops early, so its speed on that class says little. Measured instead: the same
 // defect in the form jsonrepair reads, and the pipeline users build around it for reasoning and fences.
 out();
-out('Where jsonrepair fails it gives up early, and its speed on that class means little. The same defects where jsonrepair is right:');
+out(
+  'Where jsonrepair fails it gives up early, and its speed on that class means little. The same defects where jsonrepair is right:',
+);
 out();
 out('| workload | ours right | jsonrepair right | ours MB/s | jsonrepair MB/s | speed vs jsonrepair |');
 out('| --- | ---: | ---: | ---: | ---: | ---: |');
@@ -126,17 +144,31 @@ const stripThink = (t) => t.replace(/<think>[\s\S]*?<\/think>/g, '');
 const fenceBody = (t) => /```(?:json)?\n([\s\S]*?)```/.exec(t)?.[1] ?? t;
 const fair = [
   ['comments, `//` and `/* */` only (jsonrepair reads no `#`)', 'js_comments', 'none', libraries.jsonrepair],
-  ['think_block: a think-tag regex, then jsonrepair', 'trailing_commas', 'think_block', (t) => JSON.parse(jsonrepair(stripThink(t)))],
-  ['fence_and_prose: a fence regex, then jsonrepair', 'trailing_commas', 'fence_and_prose', (t) => JSON.parse(jsonrepair(fenceBody(t)))],
+  [
+    'think_block: a think-tag regex, then jsonrepair',
+    'trailing_commas',
+    'think_block',
+    (t) => JSON.parse(jsonrepair(stripThink(t))),
+  ],
+  [
+    'fence_and_prose: a fence regex, then jsonrepair',
+    'trailing_commas',
+    'fence_and_prose',
+    (t) => JSON.parse(jsonrepair(fenceBody(t))),
+  ],
 ];
 for (const [label, defect, how, theirs] of fair) {
   const ws = Array.from({ length: 20 }, (_, i) => document(1000 + i, entitiesFor(2000), defect, how));
-  const right = [libraries['llm-response-sanitizer'], theirs].map((f) => ws.filter((w) => correct(f, w)).length / ws.length);
+  const right = [libraries['llm-response-sanitizer'], theirs].map(
+    (f) => ws.filter((w) => correct(f, w)).length / ws.length,
+  );
   allOurs.push(right[0]);
   const texts = ws.map((w) => w.text);
   const avg = texts.reduce((a, t) => a + t.length, 0) / texts.length;
   const [ours, jr] = rates([libraries['llm-response-sanitizer'], theirs], texts);
-  out(`| ${label} | ${right.map((r) => `${Math.round(r * 100)}%`).join(' | ')} | ${mbps(ours, avg)} | ${mbps(jr, avg)} | ${fmt(ours / jr)}× |`);
+  out(
+    `| ${label} | ${right.map((r) => `${Math.round(r * 100)}%`).join(' | ')} | ${mbps(ours, avg)} | ${mbps(jr, avg)} | ${fmt(ours / jr)}× |`,
+  );
 }
 
 // 3. One 1 MB response with every defect mixed, after a think block, in a fence, truncated.
@@ -185,23 +217,26 @@ for (const n of names) {
 out();
 out('## Adversarial shapes: time(1 MB) / time(100 KB) (bar: ≤ 20)');
 out();
-out('`repairJson` is this package\'s own work; `parseAndRepair` adds the host\'s `JSON.parse` of the result.');
+out("`repairJson` is this package's own work; `parseAndRepair` adds the host's `JSON.parse` of the result.");
 out();
 const shapes = {
-  'runs of quotes': (n) => '{"a": "' + '"'.repeat(n),
+  'runs of quotes': (n) => `{"a": "${'"'.repeat(n)}`,
   'open brackets (maxDepth raised)': (n) => '['.repeat(n),
-  'trailing commas': (n) => '[' + '1,'.repeat(n / 2) + ']',
-  'missing commas': (n) => '[' + '1 '.repeat(n / 2) + ']',
-  'unterminated strings': (n) => '["' + 'ab, "cd'.repeat(n / 7),
-  'unterminated comment': (n) => '{"a": 1 /*' + ' '.repeat(n),
-  'long unquoted run': (n) => '{"a": ' + 'x'.repeat(n),
-  'quote-comma soup': (n) => '{"a": "' + '", "'.repeat(n / 4),
+  'trailing commas': (n) => `[${'1,'.repeat(n / 2)}]`,
+  'missing commas': (n) => `[${'1 '.repeat(n / 2)}]`,
+  'unterminated strings': (n) => `["${'ab, "cd'.repeat(n / 7)}`,
+  'unterminated comment': (n) => `{"a": 1 /*${' '.repeat(n)}`,
+  'long unquoted run': (n) => `{"a": ${'x'.repeat(n)}`,
+  'quote-comma soup': (n) => `{"a": "${'", "'.repeat(n / 4)}`,
 };
 /** Median time of `fn(t)` in ns: at least `minRuns` runs, more while under ~0.2 s in total. */
 function medianTime(fn, t, minRuns = 5) {
   const samples = [];
   const start = process.hrtime.bigint();
-  while (samples.length < minRuns || (Number(process.hrtime.bigint() - start) < (quick ? 2e7 : 2e8) && samples.length < 200)) {
+  while (
+    samples.length < minRuns ||
+    (Number(process.hrtime.bigint() - start) < (quick ? 2e7 : 2e8) && samples.length < 200)
+  ) {
     const s0 = process.hrtime.bigint();
     try {
       fn(t);
@@ -220,7 +255,10 @@ function medianTime(fn, t, minRuns = 5) {
 function scaling(fn, small, large) {
   const times = [[], []];
   const start = process.hrtime.bigint();
-  while (times[1].length < 5 || (Number(process.hrtime.bigint() - start) < (quick ? 4e7 : 4e8) && times[1].length < 200)) {
+  while (
+    times[1].length < 5 ||
+    (Number(process.hrtime.bigint() - start) < (quick ? 4e7 : 4e8) && times[1].length < 200)
+  ) {
     [small, large].forEach((t, k) => {
       const s0 = process.hrtime.bigint();
       try {
@@ -245,7 +283,10 @@ for (const [name, make] of Object.entries(shapes)) {
   let jr = 'skipped';
   if (!quick) {
     const t100 = medianTime(libraries.jsonrepair, small, 1);
-    jr = t100 > 2.5e8 ? `not run: 100 KB took ${(t100 / 1e9).toFixed(1)} s` : fmt(medianTime(libraries.jsonrepair, large, 1) / t100);
+    jr =
+      t100 > 2.5e8
+        ? `not run: 100 KB took ${(t100 / 1e9).toFixed(1)} s`
+        : fmt(medianTime(libraries.jsonrepair, large, 1) / t100);
   }
   out(`| ${name} | ${ratio((t) => repairJson(t, opts))} | ${ratio((t) => parseAndRepair(t, opts))} | ${jr} |`);
 }
@@ -260,7 +301,12 @@ for (const n of names) {
   let verdict;
   try {
     const v = libraries[n]('{"__proto__": {"polluted": true}, "a": 1,}');
-    verdict = Object.getPrototypeOf(v) !== Object.prototype ? 'prototype changed' : Object.hasOwn(v, '__proto__') ? 'own property' : 'key dropped';
+    verdict =
+      Object.getPrototypeOf(v) !== Object.prototype
+        ? 'prototype changed'
+        : Object.hasOwn(v, '__proto__')
+          ? 'own property'
+          : 'key dropped';
   } catch (e) {
     verdict = `throws ${e.name}`;
   }
@@ -273,18 +319,28 @@ out();
 out('## Cleaning: clean() and StreamCleaner');
 out();
 const turn = (bytes) => {
-  const thought = 'The merchant eyes me warily; I should be polite and ask about the sword. '.repeat(Math.ceil(bytes / 5 / 74));
-  const speech = '"Good morning! Might I see the blade on the wall? I have coin, and a story to go with it." '.repeat(Math.ceil((bytes * 4) / 5 / 90));
+  const thought = 'The merchant eyes me warily; I should be polite and ask about the sword. '.repeat(
+    Math.ceil(bytes / 5 / 74),
+  );
+  const speech = '"Good morning! Might I see the blade on the wall? I have coin, and a story to go with it." '.repeat(
+    Math.ceil((bytes * 4) / 5 / 90),
+  );
   return `<think>\n${thought}\n</think>\n\nAssistant: ${speech}\n`;
 };
 const cleanOptions = { removeAssistantPrefix: true };
-const regexStrip = (t) => t.replace(/^\s*<think>[\s\S]*?<\/think>/i, '').replace(/^\s*Assistant:\s*/, '').trim();
+const regexStrip = (t) =>
+  t
+    .replace(/^\s*<think>[\s\S]*?<\/think>/i, '')
+    .replace(/^\s*Assistant:\s*/, '')
+    .trim();
 const turn2k = turn(2_000);
 if (clean(turn2k, cleanOptions) !== regexStrip(turn2k)) throw new Error('bench: cleaning workloads disagree');
 const [cOurs, cRegex] = rates([(t) => clean(t, cleanOptions), regexStrip], [turn2k]);
 out('| workload | ours | comparison | ratio |');
 out('| --- | ---: | ---: | ---: |');
-out(`| 2 KB turn, clean() vs a regex stripper | ${mbps(cOurs, turn2k.length)} MB/s | ${mbps(cRegex, turn2k.length)} MB/s | ${fmt(cOurs / cRegex, 2)}× |`);
+out(
+  `| 2 KB turn, clean() vs a regex stripper | ${mbps(cOurs, turn2k.length)} MB/s | ${mbps(cRegex, turn2k.length)} MB/s | ${fmt(cOurs / cRegex, 2)}× |`,
+);
 const streamOnce = (t, size) => {
   const s = new StreamCleaner(cleanOptions);
   let outText = '';
@@ -309,7 +365,9 @@ const s100 = medianTime((t) => streamOnce(t, 10), t100k, 3);
 const s1m = medianTime((t) => streamOnce(t, 100), t1m, 3);
 const s1m10 = medianTime((t) => streamOnce(t, 10), t1m, 3);
 const naive100 = quick ? NaN : medianTime((t) => recleanEachChunk(t, 10), t100k, 1);
-out(`| 100 KB in 10-char chunks, StreamCleaner vs re-cleaning the buffer per chunk | ${ms(s100)} ms | ${quick ? 'skipped' : `${ms(naive100)} ms`} | ${quick ? '–' : `${fmt(naive100 / s100)}×`} |`);
+out(
+  `| 100 KB in 10-char chunks, StreamCleaner vs re-cleaning the buffer per chunk | ${ms(s100)} ms | ${quick ? 'skipped' : `${ms(naive100)} ms`} | ${quick ? '–' : `${fmt(naive100 / s100)}×`} |`,
+);
 out(`| 1 MB in 100-char chunks, StreamCleaner | ${ms(s1m)} ms | | |`);
 out(`| growth: 1 MB / 100 KB, both in 10-char chunks (linear ≈ 10) | ${fmt(s1m10 / s100)} | | |`);
 
@@ -320,11 +378,11 @@ out('## Streaming JSON: PartialJsonParser, value after every chunk');
 out();
 const streamDoc100k = validDocument(21, 100_000).text;
 const streamDoc1m = validDocument(22, 1_000_000).text;
-let sink;
+let _sink;
 const streamOurs = (t, size, options) => {
   const p = new PartialJsonParser(options);
   // The value is requested after every chunk, as a UI would.
-  for (let i = 0; i < t.length; i += size) sink = p.push(t.slice(i, i + size)).value;
+  for (let i = 0; i < t.length; i += size) _sink = p.push(t.slice(i, i + size)).value;
   return p.finish();
 };
 const reparseEach = (parse) => (t, size) => {
@@ -359,7 +417,8 @@ const aiRun = async (t, size) => {
   for (let i = 0; i < t.length; i += size) v = (await aiParsePartialJson(t.slice(0, i + size))).value;
   return v;
 };
-if (!isDeepStrictEqual(streamOurs(streamDoc100k, 10), JSON.parse(streamDoc100k))) throw new Error('bench: streamed value differs');
+if (!isDeepStrictEqual(streamOurs(streamDoc100k, 10), JSON.parse(streamDoc100k)))
+  throw new Error('bench: streamed value differs');
 const bestCpu = async (fn, runs) => {
   let best = Infinity;
   for (let i = 0; i < runs; i++) best = Math.min(best, (await cpuMs(fn))[0]);
@@ -368,7 +427,8 @@ const bestCpu = async (fn, runs) => {
 const ours100 = await bestCpu(() => streamOurs(streamDoc100k, 10), 5);
 const ours1m100 = await bestCpu(() => streamOurs(streamDoc1m, 100), 3);
 const ours1m10 = await bestCpu(() => streamOurs(streamDoc1m, 10), 3);
-if (!isDeepStrictEqual(streamOurs(streamDoc100k, 10, { snapshots: true }), JSON.parse(streamDoc100k))) throw new Error('bench: streamed snapshot value differs');
+if (!isDeepStrictEqual(streamOurs(streamDoc100k, 10, { snapshots: true }), JSON.parse(streamDoc100k)))
+  throw new Error('bench: streamed snapshot value differs');
 const snap100 = await bestCpu(() => streamOurs(streamDoc100k, 10, { snapshots: true }), 5);
 out('| workload | total CPU | vs ours |');
 out('| --- | ---: | ---: |');
@@ -385,7 +445,9 @@ if (quick) {
   out(`| 100 KB in 10-char chunks: AI SDK parsePartialJson (re-parse per chunk) | ${versus(ai)}${same(aiValue)} |`);
   out(`| 100 KB in 10-char chunks: @streamparser/json (strict, no partial root) | ${versus(sp)}${same(spValue)} |`);
 }
-out(`| 100 KB in 10-char chunks, immutable snapshots (\`snapshots: true\`): llm-response-sanitizer | ${snap100.toFixed(1)} ms | ${fmt(snap100 / ours100)}× the live value's time |`);
+out(
+  `| 100 KB in 10-char chunks, immutable snapshots (\`snapshots: true\`): llm-response-sanitizer | ${snap100.toFixed(1)} ms | ${fmt(snap100 / ours100)}× the live value's time |`,
+);
 out(`| 1 MB in 100-char chunks: llm-response-sanitizer | ${ours1m100.toFixed(1)} ms | |`);
 out(`| growth: 1 MB / 100 KB, both in 10-char chunks (linear ≈ 10) | ${fmt(ours1m10 / ours100)} | |`);
 
@@ -393,14 +455,17 @@ out(`| growth: 1 MB / 100 KB, both in 10-char chunks (linear ≈ 10) | ${fmt(our
 out();
 out('## Schema-guided extraction: a 2 KB turn response');
 out();
-const turnSchema = JSON.parse(readFileSync(new URL('../tests/fixtures/extract/turn-action.schema.json', import.meta.url), 'utf8'));
+const turnSchema = JSON.parse(
+  readFileSync(new URL('../tests/fixtures/extract/turn-action.schema.json', import.meta.url), 'utf8'),
+);
 const ajvSchema = { ...turnSchema };
 delete ajvSchema.$schema;
 const ajvValidate = new Ajv({ allErrors: true }).compile(ajvSchema);
 const turnValue = (i) => ({
   chosenIndex: 1 + (i % 5),
   speech: `Hold the line at the north gate, all of you! Turn ${i}.`,
-  thoughts: 'The goblins are massing near the bridge; if the gate falls the village is lost. Borin looks tired but steady.',
+  thoughts:
+    'The goblins are massing near the bridge; if the gate falls the village is lost. Borin looks tired but steady.',
   notes: Array.from({ length: 9 }, (_, k) => ({
     text: `Observation ${k} about the siege: the torches moved east after the second bell, and the captain doubled the watch.`,
     subject: ['Borin', 'north gate', 'goblin warband', 'Mira'][k % 4],
@@ -409,7 +474,10 @@ const turnValue = (i) => ({
   })),
 });
 const turnJson = Array.from({ length: 20 }, (_, i) => JSON.stringify(turnValue(i), null, 1));
-const turnResponses = turnJson.map((j, i) => `<think>The player wants to defend. Option {"chosenIndex": 9} is not offered.</think>\n\`\`\`json\n${j.replace(`"chosenIndex": ${1 + (i % 5)}`, `"chosenIndex": "${1 + (i % 5)}"`)}\n\`\`\``);
+const turnResponses = turnJson.map(
+  (j, i) =>
+    `<think>The player wants to defend. Option {"chosenIndex": 9} is not offered.</think>\n\`\`\`json\n${j.replace(`"chosenIndex": ${1 + (i % 5)}`, `"chosenIndex": "${1 + (i % 5)}"`)}\n\`\`\``,
+);
 const compiledTurn = compileSchema(turnSchema);
 for (const [i, t] of turnResponses.entries()) {
   const r = extract(t, compiledTurn);
@@ -427,18 +495,24 @@ const ajvMessy = turnResponses.filter((t) => {
 }).length;
 out('| workload | extract (compiled schema) | JSON.parse + ajv validate | ratio |');
 out('| --- | ---: | ---: | ---: |');
-out(`| valid 2 KB turn JSON (${Math.round(avgTurn)} chars) | ${mbps(exOurs, avgTurn)} MB/s | ${mbps(exAjv, avgTurn)} MB/s | ${fmt(exOurs / exAjv)}× |`);
-out(`| the same after a think block, fenced, \`"chosenIndex": "2"\` | ${mbps(exMessy, avgTurn)} MB/s, 100% right | ${ajvMessy}% right (JSON.parse throws) | |`);
+out(
+  `| valid 2 KB turn JSON (${Math.round(avgTurn)} chars) | ${mbps(exOurs, avgTurn)} MB/s | ${mbps(exAjv, avgTurn)} MB/s | ${fmt(exOurs / exAjv)}× |`,
+);
+out(
+  `| the same after a think block, fenced, \`"chosenIndex": "2"\` | ${mbps(exMessy, avgTurn)} MB/s, 100% right | ${ajvMessy}% right (JSON.parse throws) | |`,
+);
 
 // 10. Size.
 const wasm = readFileSync(new URL('../pkg/llm_response_sanitizer_bg.wasm', import.meta.url));
 out();
 out(`## Size (bar: ≤ 100 KB gzipped)`);
 out();
-out(`Shipped wasm: ${(wasm.length / 1024).toFixed(1)} KB, ${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(1)} KB gzipped.`);
+out(
+  `Shipped wasm: ${(wasm.length / 1024).toFixed(1)} KB, ${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(1)} KB gzipped.`,
+);
 
 mkdirSync(new URL('../target/', import.meta.url), { recursive: true });
-writeFileSync(new URL('../target/bench.md', import.meta.url), rows.join('\n') + '\n');
+writeFileSync(new URL('../target/bench.md', import.meta.url), `${rows.join('\n')}\n`);
 if (allOurs.some((r) => r < 1)) {
   console.error('\nbench: this package got a defect class wrong');
   process.exitCode = 1;

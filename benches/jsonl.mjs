@@ -4,7 +4,7 @@
 // output line against the value it must hold.
 //
 //   npm run build && node benches/jsonl.mjs [SIZE_MB] [FILE]
-import { createWriteStream, createReadStream, statSync, rmSync } from 'node:fs';
+import { createWriteStream, statSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -49,7 +49,8 @@ export async function runBatch(path, args = ['repair', '--jsonl', '--stats'], no
   for await (const line of createInterface({ input: child.stdout, crlfDelay: Infinity })) {
     const expected = POOL[lines % POOL.length].value;
     const got = JSON.parse(line);
-    const right = expected === null ? got.ok === false : got.ok === true && JSON.stringify(got.value) === JSON.stringify(expected);
+    const right =
+      expected === null ? got.ok === false : got.ok === true && JSON.stringify(got.value) === JSON.stringify(expected);
     if (!right) mismatches++;
     lines++;
   }
@@ -63,7 +64,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const t = performance.now();
   const n = await writeJsonl(path, mb);
   const bytes = statSync(path).size;
-  console.log(`wrote ${n} lines, ${(bytes / 1e6).toFixed(0)} MB, in ${((performance.now() - t) / 1000).toFixed(1)} s: ${path}`);
+  console.log(
+    `wrote ${n} lines, ${(bytes / 1e6).toFixed(0)} MB, in ${((performance.now() - t) / 1000).toFixed(1)} s: ${path}`,
+  );
   const r = await runBatch(path);
   console.log(`repair --jsonl: exit ${r.code}, ${r.lines} lines out, ${r.mismatches} wrong`);
   console.log(r.stats);

@@ -13,7 +13,30 @@ export function rng(seed) {
   };
 }
 
-const WORDS = ['goblin', 'cavern', 'torch', 'parser', 'module', 'export', 'the', 'quietly', 'ancient', 'café', 'naïve', 'function', 'returns', 'value', 'shield', 'north', 'gate', 'merchant', 'déjà', 'vu', 'cache', 'index'];
+const WORDS = [
+  'goblin',
+  'cavern',
+  'torch',
+  'parser',
+  'module',
+  'export',
+  'the',
+  'quietly',
+  'ancient',
+  'café',
+  'naïve',
+  'function',
+  'returns',
+  'value',
+  'shield',
+  'north',
+  'gate',
+  'merchant',
+  'déjà',
+  'vu',
+  'cache',
+  'index',
+];
 
 function words(r, n) {
   const out = [];
@@ -48,7 +71,8 @@ const lit = (v, style) => {
 
 /** Serializes a flat-ish entity with per-class defects. */
 function serialize(item, defect) {
-  const key = (k) => (defect === 'unquoted_keys' ? k : defect === 'single_quotes' || defect === 'python_literals' ? pyStr(k) : q(k));
+  const key = (k) =>
+    defect === 'unquoted_keys' ? k : defect === 'single_quotes' || defect === 'python_literals' ? pyStr(k) : q(k);
   const str = (s) => {
     if (defect === 'single_quotes' || defect === 'python_literals') return pyStr(s);
     if (defect === 'curly_quotes') return `“${s}”`;
@@ -81,14 +105,25 @@ function serialize(item, defect) {
 /** The value a correct repairer returns for `item` serialized with `defect`. */
 function expected(item, defect) {
   const v = structuredClone(item);
-  if (v.text !== undefined && defect === 'raw_newlines') v.text = v.text.replace(/ /g, (m, i) => (i % 3 === 0 ? '\n' : m));
+  if (v.text !== undefined && defect === 'raw_newlines')
+    v.text = v.text.replace(/ /g, (m, i) => (i % 3 === 0 ? '\n' : m));
   if (defect === 'js_literals') {
     v.score = null;
   }
   return v;
 }
 
-export const DEFECTS = ['trailing_commas', 'missing_commas', 'single_quotes', 'unquoted_keys', 'python_literals', 'js_literals', 'comments', 'raw_newlines', 'curly_quotes'];
+export const DEFECTS = [
+  'trailing_commas',
+  'missing_commas',
+  'single_quotes',
+  'unquoted_keys',
+  'python_literals',
+  'js_literals',
+  'comments',
+  'raw_newlines',
+  'curly_quotes',
+];
 export const WRAPPERS = ['fence_and_prose', 'think_block', 'truncated'];
 
 /** Wraps a document's text as a response: fenced with prose around, after a think block, or cut off. */
@@ -116,7 +151,12 @@ export function document(seed, n, defect, how = 'none') {
   const parts = items.map((it, i) => serialize(it, classOf(i)));
   const values = items.map((it, i) => expected(it, classOf(i)));
   const topClass = defect === 'mixed' ? 'trailing_commas' : defect;
-  const topKey = topClass === 'unquoted_keys' ? 'entities' : topClass === 'single_quotes' || topClass === 'python_literals' ? "'entities'" : '"entities"';
+  const topKey =
+    topClass === 'unquoted_keys'
+      ? 'entities'
+      : topClass === 'single_quotes' || topClass === 'python_literals'
+        ? "'entities'"
+        : '"entities"';
   const sep = topClass === 'missing_commas' ? '\n  ' : ',\n  ';
   let body = `{\n  ${topKey}: [\n  ${parts.join(sep)}\n  ]\n}`;
   let value = { entities: values };
@@ -140,7 +180,7 @@ export function document(seed, n, defect, how = 'none') {
     }
   }
   let text = body;
-  if (how === 'all') text = wrap('```json\n' + body, 'think_block');
+  if (how === 'all') text = wrap(`\`\`\`json\n${body}`, 'think_block');
   else text = wrap(body, how);
   return { text, value };
 }

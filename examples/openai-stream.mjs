@@ -9,12 +9,17 @@ import { StreamCleaner, PartialJsonParser, openAITextStream } from 'llm-response
 
 const base = (process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1').replace(/\/$/, '');
 const prompt =
-  process.argv[2] ?? 'You are a game master. Answer with JSON {"chosenIndex": number, "speech": string, "mood": "calm"|"angry"}.';
+  process.argv[2] ??
+  'You are a game master. Answer with JSON {"chosenIndex": number, "speech": string, "mood": "calm"|"angry"}.';
 
 const response = await fetch(`${base}/chat/completions`, {
   method: 'POST',
   headers: { 'content-type': 'application/json', authorization: `Bearer ${process.env.OPENAI_API_KEY ?? ''}` },
-  body: JSON.stringify({ model: process.env.MODEL ?? 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: prompt }] }),
+  body: JSON.stringify({
+    model: process.env.MODEL ?? 'gpt-4o-mini',
+    stream: true,
+    messages: [{ role: 'user', content: prompt }],
+  }),
 });
 if (!response.ok || response.body === null) {
   console.error(`request failed: ${response.status} ${response.statusText}`);

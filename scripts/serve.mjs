@@ -21,7 +21,7 @@ const types = {
 function resolve(pathname) {
   const clean = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
   if (clean.split(sep).includes('..')) return undefined;
-  const base = clean.startsWith('dist' + sep) || clean.startsWith('pkg' + sep) ? root : join(root, 'www');
+  const base = clean.startsWith(`dist${sep}`) || clean.startsWith(`pkg${sep}`) ? root : join(root, 'www');
   return join(base, clean === '' ? 'index.html' : clean);
 }
 
@@ -30,7 +30,10 @@ export function startServer(port = Number(process.env.PORT ?? 8080), host = '127
     const file = resolve(new URL(req.url ?? '/', 'http://x').pathname);
     try {
       if (!file || !(await stat(file)).isFile()) throw new Error('not found');
-      res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+      res.writeHead(200, {
+        'content-type': types[extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-cache',
+      });
       res.end(await readFile(file));
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' });

@@ -31,6 +31,8 @@ export CHROMEDRIVER=/usr/bin/chromedriver
 stage "cargo fmt --check" cargo fmt --all --check
 stage "cargo clippy (native, all targets)" cargo clippy --quiet --workspace --all-targets -- -D warnings
 stage "cargo clippy (wasm32)" cargo clippy --quiet --workspace --target wasm32-unknown-unknown -- -D warnings
+stage "rustdoc, warnings denied" env RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --workspace
+stage "biome: TypeScript and JavaScript lint and format (biome ci)" node_modules/.bin/biome ci --reporter=summary
 stage "cargo test (native: unit, corpus, properties, doc)" cargo test --quiet --workspace
 stage "fuzz smoke: repair, clean, partial, schema, 10 s each (scripts/fuzz.sh)" bash -c 'for t in repair clean partial schema; do bash scripts/fuzz.sh "$t" 10 || exit 1; done'
 stage "linear growth on adversarial input, counted in instructions (valgrind)" node --test tests/adversarial/

@@ -9,20 +9,31 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = `${root}pkg/`;
 const v = JSON.parse(
-  execFileSync('cargo', ['run', '--quiet', '--example', 'vocabulary'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
+  execFileSync('cargo', ['run', '--quiet', '--example', 'vocabulary'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }),
 );
 
 const kinds = v.repairKinds.map((k) => k.kind);
 const tags = v.reasoningTags.map(([start, end]) => ({ start, end }));
 const q = (x) => JSON.stringify(x);
 const frozen = (x) =>
-  Array.isArray(x) ? `Object.freeze([${x.map(frozen).join(', ')}])` : typeof x === 'object' && x !== null
-    ? `Object.freeze({ ${Object.entries(x).map(([k, y]) => `${k}: ${frozen(y)}`).join(', ')} })`
-    : q(x);
+  Array.isArray(x)
+    ? `Object.freeze([${x.map(frozen).join(', ')}])`
+    : typeof x === 'object' && x !== null
+      ? `Object.freeze({ ${Object.entries(x)
+          .map(([k, y]) => `${k}: ${frozen(y)}`)
+          .join(', ')} })`
+      : q(x);
 const union = (xs) => xs.map(q).join(' | ');
-const record = (o) => `{ ${Object.entries(o).map(([k, n]) => `readonly ${k}: ${n}`).join('; ')} }`;
+const record = (o) =>
+  `{ ${Object.entries(o)
+    .map(([k, n]) => `readonly ${k}: ${n}`)
+    .join('; ')} }`;
 
-const header = '// Generated at build time from the core\'s vocabulary. Do not edit.\n';
+const header = "// Generated at build time from the core's vocabulary. Do not edit.\n";
 writeFileSync(
   `${pkg}vocabulary.js`,
   header +
@@ -39,22 +50,22 @@ writeFileSync(
 // The declarations twice: as an ES module, and (.d.cts) for the CommonJS declarations in dist/cjs.
 const declarations =
   header +
-    `/** Every repair kind, in the core's order. */\n` +
-    `export declare const REPAIR_KINDS: readonly [${kinds.map(q).join(', ')}];\n` +
-    `/** The classes repair kinds fall in. */\n` +
-    `export declare const REPAIR_CLASSES: readonly [${v.repairClasses.map(q).join(', ')}];\n` +
-    `/** Each repair kind with its class and description. */\n` +
-    `export declare const REPAIR_KIND_INFO: readonly { readonly kind: ${union(kinds)}; readonly class: ${union(v.repairClasses)}; readonly description: string }[];\n` +
-    `/** The reasoning tag pairs the locator skips. */\n` +
-    `export declare const REASONING_TAGS: readonly { readonly start: string; readonly end: string }[];\n` +
-    `export declare const DEFAULT_MAX_DEPTH: ${v.defaultMaxDepth};\n` +
-    `/** The most repairs a report lists. */\n` +
-    `export declare const REPORT_MAX: ${v.reportMax};\n` +
-    `/** The bits of the core cleaner's flags argument. */\n` +
-    `export declare const CLEAN_FLAGS: ${record(v.cleanFlags)};\n` +
-    `/** The stream view's operation codes. */\n` +
-    `export declare const OPS: ${record(v.ops)};\n` +
-    `/** The codes of the forms a repair result's JSON text comes in. */\n` +
-    `export declare const FORMS: ${record(v.forms)};\n`;
+  `/** Every repair kind, in the core's order. */\n` +
+  `export declare const REPAIR_KINDS: readonly [${kinds.map(q).join(', ')}];\n` +
+  `/** The classes repair kinds fall in. */\n` +
+  `export declare const REPAIR_CLASSES: readonly [${v.repairClasses.map(q).join(', ')}];\n` +
+  `/** Each repair kind with its class and description. */\n` +
+  `export declare const REPAIR_KIND_INFO: readonly { readonly kind: ${union(kinds)}; readonly class: ${union(v.repairClasses)}; readonly description: string }[];\n` +
+  `/** The reasoning tag pairs the locator skips. */\n` +
+  `export declare const REASONING_TAGS: readonly { readonly start: string; readonly end: string }[];\n` +
+  `export declare const DEFAULT_MAX_DEPTH: ${v.defaultMaxDepth};\n` +
+  `/** The most repairs a report lists. */\n` +
+  `export declare const REPORT_MAX: ${v.reportMax};\n` +
+  `/** The bits of the core cleaner's flags argument. */\n` +
+  `export declare const CLEAN_FLAGS: ${record(v.cleanFlags)};\n` +
+  `/** The stream view's operation codes. */\n` +
+  `export declare const OPS: ${record(v.ops)};\n` +
+  `/** The codes of the forms a repair result's JSON text comes in. */\n` +
+  `export declare const FORMS: ${record(v.forms)};\n`;
 writeFileSync(`${pkg}vocabulary.d.ts`, declarations);
 writeFileSync(`${pkg}vocabulary.d.cts`, declarations);

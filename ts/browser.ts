@@ -14,15 +14,19 @@ export * from './index.js';
  * the module loads a base64 copy of it instead: a separate chunk that bundlers which split code fetch only
  * then.
  */
-export function init(source?: URL | string | Request | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<void> {
+export function init(
+  source?: URL | string | Request | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module,
+): Promise<void> {
   if (source !== undefined) return initFromUrl(source);
-  return initFromUrl(new URL('../pkg/llm_response_sanitizer_bg.wasm', import.meta.url)).catch(async (missing: unknown) => {
-    let inline: string;
-    try {
-      inline = (await import('../pkg/llm_response_sanitizer_bg.wasm.base64.js')).default;
-    } catch {
-      throw missing;
-    }
-    return initFromUrl(decodeBase64(inline));
-  });
+  return initFromUrl(new URL('../pkg/llm_response_sanitizer_bg.wasm', import.meta.url)).catch(
+    async (missing: unknown) => {
+      let inline: string;
+      try {
+        inline = (await import('../pkg/llm_response_sanitizer_bg.wasm.base64.js')).default;
+      } catch {
+        throw missing;
+      }
+      return initFromUrl(decodeBase64(inline));
+    },
+  );
 }

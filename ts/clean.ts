@@ -84,7 +84,11 @@ function text(v: unknown, name: string, where: string): string {
 }
 
 /** A prefix list option: a string or an array of strings. */
-function list(o: CleanOptions, key: 'responseStartTextToRemove' | 'responseStartTextToRemoveEndpointWide', where: string): string[] {
+function list(
+  o: CleanOptions,
+  key: 'responseStartTextToRemove' | 'responseStartTextToRemoveEndpointWide',
+  where: string,
+): string[] {
   const p = o[key];
   if (p === undefined) return [];
   if (typeof p === 'string') return [p];
@@ -104,7 +108,8 @@ function coreOptions(options: CleanOptions | undefined, where: string): CoreClea
     if (!Array.isArray(o.thinkTags)) throw new TypeError(`${where}: thinkTags must be an array of {start, end}`);
     tags = [];
     o.thinkTags.forEach((pair: ThinkTag, i: number) => {
-      if (typeof pair !== 'object' || pair === null) throw new TypeError(`${where}: thinkTags[${i}] must be {start, end}`);
+      if (typeof pair !== 'object' || pair === null)
+        throw new TypeError(`${where}: thinkTags[${i}] must be {start, end}`);
       tags.push(text(pair.start, `thinkTags[${i}].start`, where), text(pair.end, `thinkTags[${i}].end`, where));
     });
   } else {
@@ -115,7 +120,9 @@ function coreOptions(options: CleanOptions | undefined, where: string): CoreClea
   }
   const grace = o.openingTagGracePeriod ?? 100;
   if (typeof grace !== 'number' || !(grace === Infinity || (Number.isInteger(grace) && grace >= 0))) {
-    throw new RangeError(`${where}: openingTagGracePeriod must be a non-negative integer or Infinity, got ${String(grace)}`);
+    throw new RangeError(
+      `${where}: openingTagGracePeriod must be a non-negative integer or Infinity, got ${String(grace)}`,
+    );
   }
   return {
     tags,

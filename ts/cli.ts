@@ -8,7 +8,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { repairJson, parseDetailed, clean, extract, compileSchema, JsonRepairError, COMMON_THINK_TAGS, type CleanOptions, type RepairOptions, type RepairKind, type RepairClass } from './node.js';
+import {
+  repairJson,
+  parseDetailed,
+  clean,
+  extract,
+  compileSchema,
+  JsonRepairError,
+  COMMON_THINK_TAGS,
+  type CleanOptions,
+  type RepairOptions,
+  type RepairKind,
+  type RepairClass,
+} from './node.js';
 import type { CompiledSchema, SchemaDraft, SchemaInput } from './schema.js';
 
 const NAME = 'llm-response-sanitizer';
@@ -105,14 +117,24 @@ interface Io {
 
 /** One response processed: the output text, or why not. */
 type Outcome =
-  | { readonly ok: true; readonly text: string; readonly json: boolean; readonly repairs?: readonly { line: number; column: number; kind: string; message: string }[] }
+  | {
+      readonly ok: true;
+      readonly text: string;
+      readonly json: boolean;
+      readonly repairs?: readonly { line: number; column: number; kind: string; message: string }[];
+    }
   | { readonly ok: false; readonly error: string; readonly issues?: readonly unknown[] };
 
 type Processor = (response: string) => Outcome;
 
 /** A comma-separated list of repair codes; an unknown code is a RangeError from the repair's option check, which names it. */
 function list(s: string | undefined): (RepairKind | RepairClass)[] | undefined {
-  return s === undefined ? undefined : (s.split(',').map((x) => x.trim()).filter((x) => x !== '') as (RepairKind | RepairClass)[]);
+  return s === undefined
+    ? undefined
+    : (s
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x !== '') as (RepairKind | RepairClass)[]);
 }
 
 function count(s: string | undefined, name: string): number | undefined {
@@ -154,13 +176,19 @@ function guarded(probe: () => unknown, run: (response: string) => Outcome): Proc
   };
 }
 
-function processor(command: string, values: Record<string, string | boolean | string[] | undefined>, schema: CompiledSchema | undefined): Processor {
+function processor(
+  command: string,
+  values: Record<string, string | boolean | string[] | undefined>,
+  schema: CompiledSchema | undefined,
+): Processor {
   const repairOptions: RepairOptions = {
     strict: values.strict === true,
     ...(values.forbid === undefined ? {} : { forbid: list(values.forbid as string) }),
     ...(values.allow === undefined ? {} : { allow: list(values.allow as string) }),
     ...(values['max-depth'] === undefined ? {} : { maxDepth: count(values['max-depth'] as string, 'max-depth') }),
-    ...(values['max-input-length'] === undefined ? {} : { maxInputLength: count(values['max-input-length'] as string, 'max-input-length') }),
+    ...(values['max-input-length'] === undefined
+      ? {}
+      : { maxInputLength: count(values['max-input-length'] as string, 'max-input-length') }),
   };
   const report = values.report === true;
   if (command === 'repair') {
@@ -176,12 +204,16 @@ function processor(command: string, values: Record<string, string | boolean | st
   if (command === 'clean') {
     const start = values['think-start'] as string | undefined;
     const end = values['think-end'] as string | undefined;
-    if ((start === undefined) !== (end === undefined)) throw new UsageError('--think-start and --think-end go together');
-    if (start !== undefined && values['common-think-tags'] === true) throw new UsageError('--common-think-tags does not go with --think-start');
+    if ((start === undefined) !== (end === undefined))
+      throw new UsageError('--think-start and --think-end go together');
+    if (start !== undefined && values['common-think-tags'] === true)
+      throw new UsageError('--common-think-tags does not go with --think-start');
     const options: CleanOptions = {
       ...(start === undefined ? {} : { thinkTags: [{ start, end: end! }] }),
       ...(values['common-think-tags'] === true ? { thinkTags: COMMON_THINK_TAGS } : {}),
-      ...(values['remove-prefix'] === undefined ? {} : { responseStartTextToRemove: values['remove-prefix'] as string[] }),
+      ...(values['remove-prefix'] === undefined
+        ? {}
+        : { responseStartTextToRemove: values['remove-prefix'] as string[] }),
       removeAssistantPrefix: values['remove-assistant-prefix'] === true,
       removeTimestampPrefix: values['remove-timestamp-prefix'] === true,
       trim: values['no-trim'] !== true,
@@ -199,8 +231,15 @@ function processor(command: string, values: Record<string, string | boolean | st
       const r = extract(response, compiled, extractOptions);
       if (r.ok) return { ok: true, text: JSON.stringify(r.value), json: true, repairs: report ? r.repairs : undefined };
       const first = r.issues[0];
-      const what = first === undefined ? 'no value matches the schema' : `${first.path === '' ? 'root' : first.path}: ${first.message}`;
-      return { ok: false, error: `${r.issues.length} issue${r.issues.length === 1 ? '' : 's'}; ${what}`, issues: r.issues };
+      const what =
+        first === undefined
+          ? 'no value matches the schema'
+          : `${first.path === '' ? 'root' : first.path}: ${first.message}`;
+      return {
+        ok: false,
+        error: `${r.issues.length} issue${r.issues.length === 1 ? '' : 's'}; ${what}`,
+        issues: r.issues,
+      };
     },
   );
 }
@@ -262,7 +301,8 @@ async function* lines(source: AsyncIterable<Buffer | string>, maxBytes: number):
       pos = nl + 1;
     }
     // Keep only what is pending; a subarray would pin the whole chunk.
-    if (parts.length > 0 && parts[parts.length - 1]!.buffer === chunk.buffer) parts[parts.length - 1] = Buffer.from(parts[parts.length - 1]!);
+    if (parts.length > 0 && parts[parts.length - 1]!.buffer === chunk.buffer)
+      parts[parts.length - 1] = Buffer.from(parts[parts.length - 1]!);
   }
   // A last line without a newline.
   if (size > 0 || overlong) yield take();
@@ -316,7 +356,12 @@ function mb(bytes: number): string {
   return (bytes / 1e6).toFixed(1);
 }
 
-async function batch(run: Processor, file: string | undefined, values: Record<string, unknown>, io: Io): Promise<number> {
+async function batch(
+  run: Processor,
+  file: string | undefined,
+  values: Record<string, unknown>,
+  io: Io,
+): Promise<number> {
   const field = values.field as string | undefined;
   const maxBytes = count(values['max-line-bytes'] as string | undefined, 'max-line-bytes') ?? 64 * 1024 * 1024;
   const source = byteSource(file, io);
@@ -346,7 +391,9 @@ async function batch(run: Processor, file: string | undefined, values: Record<st
       } else {
         failed++;
         const error = `line ${n}: ${outcome.error}`;
-        await out.write(`${JSON.stringify(outcome.issues === undefined ? { ok: false, error } : { ok: false, error, issues: outcome.issues })}\n`);
+        await out.write(
+          `${JSON.stringify(outcome.issues === undefined ? { ok: false, error } : { ok: false, error, issues: outcome.issues })}\n`,
+        );
       }
       if (out.closed) break;
       if (progress && (n & 255) === 0 && performance.now() - shown > 250) {
@@ -376,7 +423,8 @@ function record(run: Processor, text: string, field: string | undefined): Outcom
     return { ok: false, error: `not JSON${text.trim() === '' ? ' (an empty line)' : ''}` };
   }
   if (field !== undefined) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, field)) return { ok: false, error: `not an object with a ${JSON.stringify(field)} property` };
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, field))
+      return { ok: false, error: `not an object with a ${JSON.stringify(field)} property` };
     v = (v as Record<string, unknown>)[field];
   }
   if (typeof v !== 'string') {
@@ -386,7 +434,12 @@ function record(run: Processor, text: string, field: string | undefined): Outcom
   return run(v);
 }
 
-async function single(run: Processor, file: string | undefined, values: Record<string, unknown>, io: Io): Promise<number> {
+async function single(
+  run: Processor,
+  file: string | undefined,
+  values: Record<string, unknown>,
+  io: Io,
+): Promise<number> {
   const indent = count(values.indent as string | undefined, 'indent');
   if (indent !== undefined && indent > 10) throw new UsageError('--indent must be at most 10');
   const started = performance.now();
@@ -395,18 +448,22 @@ async function single(run: Processor, file: string | undefined, values: Record<s
   const out = new Output(io.stdout);
   if (outcome.ok) {
     for (const r of outcome.repairs ?? []) io.stderr.write(`${r.kind}: ${r.message}\n`);
-    const shown = outcome.json && indent !== undefined ? JSON.stringify(JSON.parse(outcome.text), null, indent) : outcome.text;
+    const shown =
+      outcome.json && indent !== undefined ? JSON.stringify(JSON.parse(outcome.text), null, indent) : outcome.text;
     await out.write(`${shown}\n`);
     await out.flush();
     out.check();
   } else if (outcome.issues !== undefined) {
-    for (const i of outcome.issues as { path: string; message: string; keyword: string }[]) io.stderr.write(`${i.path === '' ? '(root)' : i.path}: ${i.message} [${i.keyword}]\n`);
+    for (const i of outcome.issues as { path: string; message: string; keyword: string }[])
+      io.stderr.write(`${i.path === '' ? '(root)' : i.path}: ${i.message} [${i.keyword}]\n`);
   } else {
     io.stderr.write(`${NAME}: ${outcome.error}\n`);
   }
   if (values.stats === true) {
     const s = (performance.now() - started) / 1000;
-    io.stderr.write(`1 response, ${outcome.ok ? 0 : 1} failed, ${mb(Buffer.byteLength(text))} MB in ${s.toFixed(3)} s; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB\n`);
+    io.stderr.write(
+      `1 response, ${outcome.ok ? 0 : 1} failed, ${mb(Buffer.byteLength(text))} MB in ${s.toFixed(3)} s; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB\n`,
+    );
   }
   return outcome.ok ? 0 : 1;
 }
@@ -425,7 +482,8 @@ async function loadSchema(path: string | undefined, values: Record<string, unkno
       throw new UsageError(`cannot import the schema module ${path}: ${(e as Error).message}`);
     }
     schema = module.default ?? module.schema;
-    if (schema === undefined) throw new UsageError(`the schema module ${path} has neither a default export nor an export named schema`);
+    if (schema === undefined)
+      throw new UsageError(`the schema module ${path} has neither a default export nor an export named schema`);
   } else {
     let text: string;
     try {
@@ -493,16 +551,22 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     const [command, file, ...extra] = positionals;
     if (command === undefined) throw new UsageError('no command: repair, clean or extract (see --help)');
-    if (command !== 'repair' && command !== 'clean' && command !== 'extract') throw new UsageError(`unknown command ${JSON.stringify(command)}: repair, clean or extract (see --help)`);
+    if (command !== 'repair' && command !== 'clean' && command !== 'extract')
+      throw new UsageError(`unknown command ${JSON.stringify(command)}: repair, clean or extract (see --help)`);
     if (extra.length > 0) throw new UsageError(`one FILE at most, got ${positionals.length - 1}`);
     if (command !== 'extract' && values.schema !== undefined) throw new UsageError('--schema is for extract');
-    if (values.jsonl === true && values.indent !== undefined) throw new UsageError('--indent does not go with --jsonl (one value per line)');
-    if (values.jsonl !== true && (values.field !== undefined || values['max-line-bytes'] !== undefined)) throw new UsageError('--field and --max-line-bytes are for --jsonl');
+    if (values.jsonl === true && values.indent !== undefined)
+      throw new UsageError('--indent does not go with --jsonl (one value per line)');
+    if (values.jsonl !== true && (values.field !== undefined || values['max-line-bytes'] !== undefined))
+      throw new UsageError('--field and --max-line-bytes are for --jsonl');
     const schema = command === 'extract' ? await loadSchema(values.schema, values) : undefined;
     const run = processor(command, values, schema);
     return values.jsonl === true ? await batch(run, file, values, io) : await single(run, file, values, io);
   } catch (e) {
-    if (e instanceof UsageError || (e instanceof Error && 'code' in e && String((e as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS'))) {
+    if (
+      e instanceof UsageError ||
+      (e instanceof Error && 'code' in e && String((e as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS'))
+    ) {
       io.stderr.write(`${NAME}: ${e.message}\n`);
       return 2;
     }
@@ -522,5 +586,9 @@ function isMain(): boolean {
 }
 
 if (isMain()) {
-  process.exitCode = await main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  process.exitCode = await main(process.argv.slice(2), {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
 }

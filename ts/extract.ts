@@ -13,7 +13,14 @@ import {
   type SchemaOptions,
   type StandardIssue,
 } from './schema.js';
-import { assertJsonSchema, isStandardSchema, type InferOutput, type JsonSchema, type StandardResult, type StandardSchema } from './standard.js';
+import {
+  assertJsonSchema,
+  isStandardSchema,
+  type InferOutput,
+  type JsonSchema,
+  type StandardResult,
+  type StandardSchema,
+} from './standard.js';
 
 /** Codes of the coercions {@link extract} may make. */
 export type CoercionRule =
@@ -147,7 +154,8 @@ function forbiddenRules(options: ExtractOptions | undefined): string {
   const list = options?.forbidCoercions ?? [];
   if (!Array.isArray(list)) throw new TypeError('extract: forbidCoercions must be an array of coercion rule codes');
   for (const r of list) {
-    if (!RULES.includes(r)) throw new RangeError(`extract: unknown coercion rule '${String(r)}' (known: ${RULES.join(', ')})`);
+    if (!RULES.includes(r))
+      throw new RangeError(`extract: unknown coercion rule '${String(r)}' (known: ${RULES.join(', ')})`);
   }
   return list.join(',');
 }
@@ -160,12 +168,18 @@ type CoreResult = Omit<ExtractFailure, 'ok' | 'issues'> & { ok: boolean; issues:
  * verdict is sent back. Plain JSON Schemas yield nothing. The sync and async entry points drive the same
  * steps, so they cannot disagree.
  */
-function* steps(text: string, schema: CompiledSchema, options: ExtractOptions | undefined): Generator<unknown, ExtractResult, StandardResult<unknown>> {
+function* steps(
+  text: string,
+  schema: CompiledSchema,
+  options: ExtractOptions | undefined,
+): Generator<unknown, ExtractResult, StandardResult<unknown>> {
   const p = plan(options, 'extract');
   const forbidCoercions = forbiddenRules(options);
   const core = schema.core('extract');
   const read = (skip: number): CoreResult => {
-    const raw = JSON.parse(core.extract(text, p.maxDepth, p.maxInputLength, p.forbid, forbidCoercions, skip)) as CoreResult & { candidate: number | null };
+    const raw = JSON.parse(
+      core.extract(text, p.maxDepth, p.maxInputLength, p.forbid, forbidCoercions, skip),
+    ) as CoreResult & { candidate: number | null };
     const found = raw.candidate !== null;
     const omitted = found && raw.omittedRepairs !== undefined ? { omittedRepairs: raw.omittedRepairs } : {};
     return {
@@ -188,7 +202,8 @@ function* steps(text: string, schema: CompiledSchema, options: ExtractOptions | 
     if (standard === undefined || r.candidate === undefined) return (first ?? r) as ExtractResult;
     // The library has the final word, on a candidate its JSON Schema accepted and on one it did not.
     const v = verdict(standard, yield r.value);
-    if (v.valid) return { ...r, ok: true, value: v.value, issues: [], standardIssues: [], span: r.span!, candidate: r.candidate };
+    if (v.valid)
+      return { ...r, ok: true, value: v.value, issues: [], standardIssues: [], span: r.span!, candidate: r.candidate };
     first ??= { ...r, ok: false, issues: v.issues, standardIssues: standardIssues(v.issues) };
     // The next candidate the JSON Schema accepts, if any; the first rejected one is reported otherwise.
     if (!r.ok || r.candidate + 1 >= r.candidates) return first;
@@ -215,8 +230,16 @@ function* steps(text: string, schema: CompiledSchema, options: ExtractOptions | 
  * @throws {TypeError} when `text` is not a string, `schema` is not a schema, or a Standard Schema validates
  *   asynchronously (use {@link extractAsync}). A schema that does not compile throws {@link SchemaCompileError}.
  */
-export function extract<S extends StandardSchema>(text: string, schema: S, options?: ExtractOptions): ExtractResult<InferOutput<S>>;
-export function extract<T = unknown>(text: string, schema: JsonSchema | CompiledSchema<T>, options?: ExtractOptions): ExtractResult<T>;
+export function extract<S extends StandardSchema>(
+  text: string,
+  schema: S,
+  options?: ExtractOptions,
+): ExtractResult<InferOutput<S>>;
+export function extract<T = unknown>(
+  text: string,
+  schema: JsonSchema | CompiledSchema<T>,
+  options?: ExtractOptions,
+): ExtractResult<T>;
 export function extract<T = unknown>(text: string, schema: SchemaInput<T>, options?: ExtractOptions): ExtractResult<T>;
 export function extract(text: string, schema: SchemaInput, options?: ExtractOptions): ExtractResult {
   assertString(text, 'extract');
@@ -232,10 +255,26 @@ export function extract(text: string, schema: SchemaInput, options?: ExtractOpti
  * {@link extract} for schemas whose library validates asynchronously (async refinements); the same
  * result for every other schema.
  */
-export async function extractAsync<S extends StandardSchema>(text: string, schema: S, options?: ExtractOptions): Promise<ExtractResult<InferOutput<S>>>;
-export async function extractAsync<T = unknown>(text: string, schema: JsonSchema | CompiledSchema<T>, options?: ExtractOptions): Promise<ExtractResult<T>>;
-export async function extractAsync<T = unknown>(text: string, schema: SchemaInput<T>, options?: ExtractOptions): Promise<ExtractResult<T>>;
-export async function extractAsync(text: string, schema: SchemaInput, options?: ExtractOptions): Promise<ExtractResult> {
+export async function extractAsync<S extends StandardSchema>(
+  text: string,
+  schema: S,
+  options?: ExtractOptions,
+): Promise<ExtractResult<InferOutput<S>>>;
+export async function extractAsync<T = unknown>(
+  text: string,
+  schema: JsonSchema | CompiledSchema<T>,
+  options?: ExtractOptions,
+): Promise<ExtractResult<T>>;
+export async function extractAsync<T = unknown>(
+  text: string,
+  schema: SchemaInput<T>,
+  options?: ExtractOptions,
+): Promise<ExtractResult<T>>;
+export async function extractAsync(
+  text: string,
+  schema: SchemaInput,
+  options?: ExtractOptions,
+): Promise<ExtractResult> {
   assertString(text, 'extractAsync');
   const c = compiled(schema, options, 'extractAsync');
   const run = steps(text, c, options);

@@ -16,12 +16,42 @@ export { createPartialJsonStream, partialJsonValues } from './partial-streams.js
 export { objectStream } from './object-stream.js';
 export type { ObjectStream, ObjectStreamOptions, ObjectStreamUpdate, StreamFormat } from './object-stream.js';
 export type { PartialJsonUpdate } from './partial-streams.js';
-export { compileSchema, validate, CompiledSchema, SchemaCompileError, standardIssues, ISSUE_KEYWORDS } from './schema.js';
-export type { SchemaDraft, SchemaOptions, SchemaIssue, SchemaInput, IssueKeyword, ValidationResult, StandardIssue } from './schema.js';
+export {
+  compileSchema,
+  validate,
+  CompiledSchema,
+  SchemaCompileError,
+  standardIssues,
+  ISSUE_KEYWORDS,
+} from './schema.js';
+export type {
+  SchemaDraft,
+  SchemaOptions,
+  SchemaIssue,
+  SchemaInput,
+  IssueKeyword,
+  ValidationResult,
+  StandardIssue,
+} from './schema.js';
 export { isStandardSchema } from './standard.js';
-export type { StandardSchema, StandardSchemaIssue, StandardResult, StandardJsonSchemaConverter, StandardPathSegment, InferOutput, JsonSchema } from './standard.js';
+export type {
+  StandardSchema,
+  StandardSchemaIssue,
+  StandardResult,
+  StandardJsonSchemaConverter,
+  StandardPathSegment,
+  InferOutput,
+  JsonSchema,
+} from './standard.js';
 export { extract, extractAsync } from './extract.js';
-export type { ExtractOptions, ExtractResult, ExtractSuccess, ExtractFailure, CoercionRecord, CoercionRule } from './extract.js';
+export type {
+  ExtractOptions,
+  ExtractResult,
+  ExtractSuccess,
+  ExtractFailure,
+  CoercionRecord,
+  CoercionRule,
+} from './extract.js';
 export { buildCorrectionPrompt } from './correction.js';
 export type { CorrectionPromptOptions } from './correction.js';
 export { LLMResponseSanitizer } from './sanitizer.js';
@@ -71,13 +101,23 @@ export {
   createAnthropicQuery,
   ProviderError,
 } from './providers.js';
-export type { Provider, ServerSentEvent, ByteSource, OpenAIStreamOptions, AnthropicStreamOptions, ProviderQueryOptions, FetchLike } from './providers.js';
+export type {
+  Provider,
+  ServerSentEvent,
+  ByteSource,
+  OpenAIStreamOptions,
+  AnthropicStreamOptions,
+  ProviderQueryOptions,
+  FetchLike,
+} from './providers.js';
 export { JsonRepairError } from './errors.js';
 export type { JsonRepairErrorKind, JsonRepairErrorFields } from './errors.js';
 export { isReady, wasmMemorySize } from './wasm.js';
 
 /** Prepares the WebAssembly module. Idempotent: Node is ready on import; browsers fetch the `.wasm` once. */
-export declare function init(source?: URL | string | Request | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<void>;
+export declare function init(
+  source?: URL | string | Request | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module,
+): Promise<void>;
 
 /*
  * Host types the declarations name. Browsers (the DOM lib), Node (@types/node) and Workers types declare
@@ -89,7 +129,9 @@ declare global {
   interface Request {}
   interface Response {}
   interface AbortSignal {}
+  // biome-ignore lint/suspicious/noExplicitAny: the same defaults as the DOM's declarations it merges with
   interface ReadableStream<R = any> {}
+  // biome-ignore lint/suspicious/noExplicitAny: as above
   interface TransformStream<I = any, O = any> {}
   namespace WebAssembly {
     interface Module {}

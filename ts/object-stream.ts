@@ -4,7 +4,14 @@
  * extracted against the schema.
  */
 import { PartialJsonParser, type DeepPartial, type PartialJsonOptions } from './partial.js';
-import { anthropicDeltas, chunksOf, openAIDeltas, serverSentEvents, type ByteSource, type ServerSentEvent } from './providers.js';
+import {
+  anthropicDeltas,
+  chunksOf,
+  openAIDeltas,
+  serverSentEvents,
+  type ByteSource,
+  type ServerSentEvent,
+} from './providers.js';
 import { ChunkDecoder } from './streams.js';
 import { cleanDetailed, COMMON_THINK_TAGS } from './clean.js';
 import type { ExtractResult } from './extract.js';
@@ -102,13 +109,16 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
     this.#source = source;
     this.#options = options;
     // Checked now, so that a bad option throws at the call, not at the first read.
-    if (options.format !== undefined && !FORMATS.includes(options.format)) throw new RangeError(`objectStream: format must be one of ${FORMATS.join(', ')}, got ${String(options.format)}`);
-    if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new TypeError('objectStream: signal must be an AbortSignal');
+    if (options.format !== undefined && !FORMATS.includes(options.format))
+      throw new RangeError(`objectStream: format must be one of ${FORMATS.join(', ')}, got ${String(options.format)}`);
+    if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
+      throw new TypeError('objectStream: signal must be an AbortSignal');
     new PartialJsonParser<T>(options).free();
   }
 
   #take(where: string): AsyncGenerator<ObjectStreamUpdate<T>> {
-    if (this.#started) throw new Error(`objectStream: ${where}: the stream is already being read; an ObjectStream is read once`);
+    if (this.#started)
+      throw new Error(`objectStream: ${where}: the stream is already being read; an ObjectStream is read once`);
     this.#started = true;
     return this.#run();
   }
@@ -161,11 +171,13 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
     let format = this.#options.format;
     const source = this.#source;
     if (format === undefined) {
-      const type = typeof Response !== 'undefined' && source instanceof Response ? (source.headers.get('content-type') ?? '') : '';
+      const type =
+        typeof Response !== 'undefined' && source instanceof Response ? (source.headers.get('content-type') ?? '') : '';
       format = /^\s*text\/event-stream/i.test(type) ? undefined : 'text';
     }
     if (format === 'text') {
-      if (tool !== undefined) throw new TypeError('objectStream: tool is for an event stream (format openai or anthropic)');
+      if (tool !== undefined)
+        throw new TypeError('objectStream: tool is for an event stream (format openai or anthropic)');
       const decoder = new ChunkDecoder();
       for await (const chunk of chunksOf(source, signal)) {
         const text = decoder.text(chunk);
@@ -187,7 +199,10 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
 
   async *#run(): AsyncGenerator<ObjectStreamUpdate<T>> {
     // Without a schema every JSON value is acceptable: `true` is the schema that says so.
-    const parser = new PartialJsonParser<T>({ ...this.#options, schema: this.#options.schema ?? (true as SchemaInput<T>) });
+    const parser = new PartialJsonParser<T>({
+      ...this.#options,
+      schema: this.#options.schema ?? (true as SchemaInput<T>),
+    });
     const parts: string[] = [];
     const thoughts: string[] = [];
     const settle = (error: unknown): void => {
@@ -234,8 +249,14 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
  * const r = await stream.result;                               // coerced and validated
  * ```
  */
-export function objectStream<S extends StandardSchema>(source: ByteSource, options: ObjectStreamOptions<InferOutput<S>> & { readonly schema: S }): ObjectStream<InferOutput<S>>;
-export function objectStream<T = unknown>(source: ByteSource, options?: ObjectStreamOptions<T> & { readonly schema?: JsonSchema | CompiledSchema<T> }): ObjectStream<T>;
+export function objectStream<S extends StandardSchema>(
+  source: ByteSource,
+  options: ObjectStreamOptions<InferOutput<S>> & { readonly schema: S },
+): ObjectStream<InferOutput<S>>;
+export function objectStream<T = unknown>(
+  source: ByteSource,
+  options?: ObjectStreamOptions<T> & { readonly schema?: JsonSchema | CompiledSchema<T> },
+): ObjectStream<T>;
 export function objectStream<T = unknown>(source: ByteSource, options?: ObjectStreamOptions<T>): ObjectStream<T>;
 export function objectStream<T>(source: ByteSource, options?: ObjectStreamOptions<T>): ObjectStream<T> {
   return new ObjectStreamReader<T>(source, options ?? {});

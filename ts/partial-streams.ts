@@ -38,7 +38,12 @@ class PartialPump<T> {
     const { value, result } = this.#parser.finishBoth();
     if (result === undefined) return { value: value as DeepPartial<T>, complete: true, done: true };
     // With a schema the values shown were coerced on the way; the last is the checked one, when there is one.
-    return { value: (result.value !== undefined ? result.value : value) as DeepPartial<T>, complete: true, done: true, result };
+    return {
+      value: (result.value !== undefined ? result.value : value) as DeepPartial<T>,
+      complete: true,
+      done: true,
+      result,
+    };
   }
 
   free(): void {
@@ -52,7 +57,9 @@ class PartialPump<T> {
  * `value` is the parser's live value, updated in place by later chunks: copy it to keep a snapshot.
  * The stream errors with a `JsonRepairError` when the whole text holds no JSON.
  */
-export function createPartialJsonStream<T = unknown>(options?: PartialJsonOptions<T>): TransformStream<TextChunk, PartialJsonUpdate<T>> {
+export function createPartialJsonStream<T = unknown>(
+  options?: PartialJsonOptions<T>,
+): TransformStream<TextChunk, PartialJsonUpdate<T>> {
   const pump = new PartialPump<T>(options);
   return new TransformStream<TextChunk, PartialJsonUpdate<T>>({
     transform(chunk, controller) {

@@ -105,7 +105,7 @@ class SchemaWalk {
       for (const v of this.#variants(s)) {
         if (typeof key === 'string') {
           const props = v.properties as Record<string, Schema> | undefined;
-          if (props && Object.prototype.hasOwnProperty.call(props, key)) out.push(props[key]);
+          if (props && Object.hasOwn(props, key)) out.push(props[key]);
           else if (v.additionalProperties !== undefined) out.push(v.additionalProperties as Schema);
         } else if (Array.isArray(v.prefixItems) && key < v.prefixItems.length) {
           out.push(v.prefixItems[key] as Schema);
@@ -132,13 +132,21 @@ class SchemaWalk {
       }
     }
     if (types.has('string')) return undefined;
-    return types.has('number') ? 'number' : types.has('integer') ? 'integer' : types.has('boolean') ? 'boolean' : undefined;
+    return types.has('number')
+      ? 'number'
+      : types.has('integer')
+        ? 'integer'
+        : types.has('boolean')
+          ? 'boolean'
+          : undefined;
   }
 
   /** Whether a string here must be one of a fixed set (`enum` or `const`), so a prefix would mislead. */
   isEnumString(schemas: readonly Schema[]): boolean {
     return schemas.some((s) =>
-      this.#variants(s).some((v) => (Array.isArray(v.enum) && v.enum.some((e) => typeof e === 'string')) || typeof v.const === 'string'),
+      this.#variants(s).some(
+        (v) => (Array.isArray(v.enum) && v.enum.some((e) => typeof e === 'string')) || typeof v.const === 'string',
+      ),
     );
   }
 }

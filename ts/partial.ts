@@ -87,17 +87,23 @@ export class PartialJsonParser<T = unknown> {
 
   constructor(options?: PartialJsonOptions<T>) {
     const p = plan(options, 'PartialJsonParser');
-    if (options?.snapshots !== undefined && typeof options.snapshots !== 'boolean') throw new TypeError('PartialJsonParser: snapshots must be a boolean');
+    if (options?.snapshots !== undefined && typeof options.snapshots !== 'boolean')
+      throw new TypeError('PartialJsonParser: snapshots must be a boolean');
     // Strings are coerced on the way as extract coerces them at the end, under the same options.
     const off = options?.coerce === false ? undefined : new Set(options?.forbidCoercions ?? []);
-    const coercions = off && { integer: !off.has('string_to_integer'), number: !off.has('string_to_number'), boolean: !off.has('string_to_boolean') };
+    const coercions = off && {
+      integer: !off.has('string_to_integer'),
+      number: !off.has('string_to_number'),
+      boolean: !off.has('string_to_boolean'),
+    };
     this.#value = new PartialValue(jsonSchemaFor(options?.schema), options?.snapshots === true, coercions);
     this.#fastPath = p.fastPath;
     if (options?.schema !== undefined) {
       this.#schema = compiled(options.schema, options, 'PartialJsonParser') as CompiledSchema<T>;
       this.#options = options;
     }
-    if (options?.reasoningFirst !== undefined && typeof options.reasoningFirst !== 'boolean') throw new TypeError('PartialJsonParser: reasoningFirst must be a boolean');
+    if (options?.reasoningFirst !== undefined && typeof options.reasoningFirst !== 'boolean')
+      throw new TypeError('PartialJsonParser: reasoningFirst must be a boolean');
     this.#core = newPartialJson(p.maxDepth, p.maxInputLength, p.forbid, p.fastPath, options?.reasoningFirst === true);
   }
 
@@ -207,7 +213,10 @@ export class PartialJsonParser<T = unknown> {
    * @throws {TypeError} when the parser was made without a schema.
    */
   finishExtract(): ExtractResult<T> {
-    if (this.#schema === undefined) throw new TypeError('PartialJsonParser.finishExtract: the parser was made without a schema; pass {schema} to the constructor');
+    if (this.#schema === undefined)
+      throw new TypeError(
+        'PartialJsonParser.finishExtract: the parser was made without a schema; pass {schema} to the constructor',
+      );
     this.#live('finishExtract');
     const text = this.#text!.join('') + this.#pairs.rest();
     this.#finished = true;

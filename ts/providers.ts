@@ -23,7 +23,17 @@ export class ProviderError extends Error {
   /** The response body or event payload, when there was one (at most 4,000 characters). */
   readonly body: string | undefined;
 
-  constructor(message: string, fields: { provider: Provider; status?: number; retryAfterMs?: number; code?: string; body?: string; cause?: unknown }) {
+  constructor(
+    message: string,
+    fields: {
+      provider: Provider;
+      status?: number;
+      retryAfterMs?: number;
+      code?: string;
+      body?: string;
+      cause?: unknown;
+    },
+  ) {
     super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
     this.provider = fields.provider;
     this.status = fields.status;
@@ -44,7 +54,11 @@ export interface ServerSentEvent {
 }
 
 /** Bytes or text, as `fetch` bodies, Node streams and tests give them. */
-export type ByteSource = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+export type ByteSource =
+  | Response
+  | ReadableStream<Uint8Array>
+  | AsyncIterable<Uint8Array | string>
+  | Iterable<Uint8Array | string>;
 
 /**
  * The chunks of a byte source. Left early (a break, a throw, an error event), a body is cancelled, which ends
@@ -95,7 +109,10 @@ export async function* chunksOf(source: ByteSource, signal?: AbortSignal): Async
  * ends, `:` comments, one optional space after the colon, multi-line `data`, a leading byte-order mark
  * dropped, events without data skipped. Linear in the input, whatever the chunking.
  */
-export async function* serverSentEvents(source: ByteSource, options?: { readonly signal?: AbortSignal }): AsyncGenerator<ServerSentEvent> {
+export async function* serverSentEvents(
+  source: ByteSource,
+  options?: { readonly signal?: AbortSignal },
+): AsyncGenerator<ServerSentEvent> {
   const decoder = new TextDecoder();
   let pending = ''; // an unfinished line
   let afterCR = false; // the last chunk ended with `\r`: a `\n` first in the next belongs to it
@@ -105,7 +122,8 @@ export async function* serverSentEvents(source: ByteSource, options?: { readonly
   let id = '';
   const line = (text: string): ServerSentEvent | undefined => {
     if (text === '') {
-      const out = data.length === 0 ? undefined : { event: event === '' ? 'message' : event, data: data.join('\n'), id };
+      const out =
+        data.length === 0 ? undefined : { event: event === '' ? 'message' : event, data: data.join('\n'), id };
       event = '';
       data = [];
       return out;
@@ -164,10 +182,20 @@ function parsed(data: string, provider: Provider): Json {
   try {
     v = JSON.parse(data);
   } catch (cause) {
-    throw new ProviderError(`${provider}: a stream event is not JSON: ${data.slice(0, 200)}`, { provider, code: 'bad_response', body: data, cause });
+    throw new ProviderError(`${provider}: a stream event is not JSON: ${data.slice(0, 200)}`, {
+      provider,
+      code: 'bad_response',
+      body: data,
+      cause,
+    });
   }
   const o = obj(v);
-  if (o === undefined) throw new ProviderError(`${provider}: a stream event is not a JSON object`, { provider, code: 'bad_response', body: data });
+  if (o === undefined)
+    throw new ProviderError(`${provider}: a stream event is not a JSON object`, {
+      provider,
+      code: 'bad_response',
+      body: data,
+    });
   return o;
 }
 
@@ -191,7 +219,12 @@ function errorEvent(provider: Provider, payload: Json, body: string): ProviderEr
   const e = obj(payload.error) ?? {};
   const type = typeof e.type === 'string' ? e.type : typeof e.code === 'string' ? e.code : undefined;
   const message = typeof e.message === 'string' ? e.message : 'the stream reported an error';
-  return new ProviderError(`${provider}: ${message}`, { provider, status: statusOfErrorType(type) ?? (typeof e.status === 'number' ? e.status : undefined), code: type, body });
+  return new ProviderError(`${provider}: ${message}`, {
+    provider,
+    status: statusOfErrorType(type) ?? (typeof e.status === 'number' ? e.status : undefined),
+    code: type,
+    body,
+  });
 }
 
 function openAIMessage(completion: unknown, choice: number): Json {
@@ -201,7 +234,11 @@ function openAIMessage(completion: unknown, choice: number): Json {
   const choices = c.choices;
   const message = Array.isArray(choices) ? obj(obj(choices[choice])?.message) : undefined;
   if (message === undefined) {
-    throw new ProviderError(`openai: the completion has no choices[${choice}].message`, { provider: 'openai', code: 'bad_response', body: JSON.stringify(c) });
+    throw new ProviderError(`openai: the completion has no choices[${choice}].message`, {
+      provider: 'openai',
+      code: 'bad_response',
+      body: JSON.stringify(c),
+    });
   }
   return message;
 }
@@ -217,17 +254,26 @@ export function openAIText(completion: unknown, options?: { readonly choice?: nu
   const content = message.content;
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content.map((p) => (obj(p)?.type === 'text' && typeof obj(p)?.text === 'string' ? (obj(p)!.text as string) : '')).join('');
+    return content
+      .map((p) => (obj(p)?.type === 'text' && typeof obj(p)?.text === 'string' ? (obj(p)!.text as string) : ''))
+      .join('');
   }
-  if (typeof message.refusal === 'string') throw new ProviderError(`openai: the model refused: ${message.refusal}`, { provider: 'openai', code: 'refusal' });
-  throw new ProviderError('openai: the message has no text content (read tool calls with openAIToolArguments)', { provider: 'openai', code: 'no_text' });
+  if (typeof message.refusal === 'string')
+    throw new ProviderError(`openai: the model refused: ${message.refusal}`, { provider: 'openai', code: 'refusal' });
+  throw new ProviderError('openai: the message has no text content (read tool calls with openAIToolArguments)', {
+    provider: 'openai',
+    code: 'no_text',
+  });
 }
 
 /**
  * The arguments text of a tool call in a chat completion (the first, or the first named `name`); also the
  * legacy `function_call`. The text is what the model wrote: read it with `parseAndRepair` or `extract`.
  */
-export function openAIToolArguments(completion: unknown, options?: { readonly name?: string; readonly choice?: number }): string {
+export function openAIToolArguments(
+  completion: unknown,
+  options?: { readonly name?: string; readonly choice?: number },
+): string {
   const message = openAIMessage(completion, options?.choice ?? 0);
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
   const fns = [...calls.map((c) => obj(obj(c)?.function)), obj(message.function_call)];
@@ -272,7 +318,10 @@ export function openAITextStream(source: ByteSource, options?: OpenAIStreamOptio
 }
 
 /** {@link openAITextStream} over events already parsed. */
-export async function* openAIDeltas(events: AsyncIterable<ServerSentEvent>, options?: OpenAIStreamOptions): AsyncGenerator<string> {
+export async function* openAIDeltas(
+  events: AsyncIterable<ServerSentEvent>,
+  options?: OpenAIStreamOptions,
+): AsyncGenerator<string> {
   const choice = options?.choice ?? 0;
   const want = options?.toolArguments ?? false;
   let callIndex: number | undefined; // the tool call being followed
@@ -312,23 +361,34 @@ function anthropicBlocks(message: unknown): Json[] {
   const m = obj(message);
   if (m === undefined) throw new TypeError('anthropicText: expected a message object');
   if (m.type === 'error') throw errorEvent('anthropic', m, JSON.stringify(m));
-  if (!Array.isArray(m.content)) throw new ProviderError('anthropic: the message has no content array', { provider: 'anthropic', code: 'bad_response', body: JSON.stringify(m) });
+  if (!Array.isArray(m.content))
+    throw new ProviderError('anthropic: the message has no content array', {
+      provider: 'anthropic',
+      code: 'bad_response',
+      body: JSON.stringify(m),
+    });
   return m.content.map(obj).filter((b): b is Json => b !== undefined);
 }
 
 /** The text of an Anthropic message: its `text` blocks joined (thinking blocks left out). */
 export function anthropicText(message: unknown): string {
   const blocks = anthropicBlocks(message).filter((b) => b.type === 'text' && typeof b.text === 'string');
-  if (blocks.length === 0) throw new ProviderError('anthropic: the message has no text block (read tool calls with anthropicToolInput)', { provider: 'anthropic', code: 'no_text' });
+  if (blocks.length === 0)
+    throw new ProviderError('anthropic: the message has no text block (read tool calls with anthropicToolInput)', {
+      provider: 'anthropic',
+      code: 'no_text',
+    });
   return blocks.map((b) => b.text as string).join('');
 }
 
 /** The input of a `tool_use` block (the first, or the first named `name`), as JSON text. */
 export function anthropicToolInput(message: unknown, options?: { readonly name?: string }): string {
   for (const b of anthropicBlocks(message)) {
-    if (b.type === 'tool_use' && (options?.name === undefined || b.name === options.name)) return JSON.stringify(b.input ?? {});
+    if (b.type === 'tool_use' && (options?.name === undefined || b.name === options.name))
+      return JSON.stringify(b.input ?? {});
   }
-  const which = options?.name === undefined ? 'a tool_use block' : `a tool_use block named ${JSON.stringify(options.name)}`;
+  const which =
+    options?.name === undefined ? 'a tool_use block' : `a tool_use block named ${JSON.stringify(options.name)}`;
   throw new ProviderError(`anthropic: the message has no ${which}`, { provider: 'anthropic', code: 'no_tool_call' });
 }
 
@@ -342,7 +402,10 @@ export function anthropicTextStream(source: ByteSource, options?: AnthropicStrea
 }
 
 /** {@link anthropicTextStream} over events already parsed. */
-export async function* anthropicDeltas(events: AsyncIterable<ServerSentEvent>, options?: AnthropicStreamOptions): AsyncGenerator<string> {
+export async function* anthropicDeltas(
+  events: AsyncIterable<ServerSentEvent>,
+  options?: AnthropicStreamOptions,
+): AsyncGenerator<string> {
   const want = options?.toolInput ?? false;
   let block: number | undefined; // the tool_use block being followed
   for await (const ev of events) {
@@ -352,15 +415,22 @@ export async function* anthropicDeltas(events: AsyncIterable<ServerSentEvent>, o
     if (type === 'message_stop') return;
     if (type === 'content_block_start' && want !== false && block === undefined) {
       const b = obj(payload.content_block);
-      if (b?.type === 'tool_use' && (want === true || b.name === want)) block = typeof payload.index === 'number' ? payload.index : 0;
+      if (b?.type === 'tool_use' && (want === true || b.name === want))
+        block = typeof payload.index === 'number' ? payload.index : 0;
       continue;
     }
     if (type !== 'content_block_delta') continue;
     const delta = obj(payload.delta);
-    if (delta?.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking !== '') options?.onReasoning?.(delta.thinking);
+    if (delta?.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking !== '')
+      options?.onReasoning?.(delta.thinking);
     if (want === false) {
       if (delta?.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '') yield delta.text;
-    } else if (payload.index === block && delta?.type === 'input_json_delta' && typeof delta.partial_json === 'string' && delta.partial_json !== '') {
+    } else if (
+      payload.index === block &&
+      delta?.type === 'input_json_delta' &&
+      typeof delta.partial_json === 'string' &&
+      delta.partial_json !== ''
+    ) {
       yield delta.partial_json;
     }
   }
@@ -392,14 +462,20 @@ async function httpError(provider: Provider, response: Response): Promise<Provid
     if (body !== '') detail = `: ${body.slice(0, 200)}`;
   }
   const ms = Number(response.headers.get('retry-after-ms'));
-  const retryAfterMs = response.headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0 ? ms : retryAfter(response.headers.get('retry-after'));
-  return new ProviderError(`${provider}: HTTP ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}${detail}`, {
-    provider,
-    status: response.status,
-    retryAfterMs,
-    code,
-    body,
-  });
+  const retryAfterMs =
+    response.headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0
+      ? ms
+      : retryAfter(response.headers.get('retry-after'));
+  return new ProviderError(
+    `${provider}: HTTP ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}${detail}`,
+    {
+      provider,
+      status: response.status,
+      retryAfterMs,
+      code,
+      body,
+    },
+  );
 }
 
 /** Options shared by {@link createOpenAIQuery} and {@link createAnthropicQuery}. */
@@ -427,7 +503,8 @@ type Query = (prompt: string, context?: { readonly signal?: AbortSignal | undefi
 
 function endpoint(options: ProviderQueryOptions, fallback: string, path: string): string {
   if (options === null || typeof options !== 'object') throw new TypeError('expected an options object');
-  if (typeof options.model !== 'string' || options.model === '') throw new TypeError('options.model must be a non-empty string');
+  if (typeof options.model !== 'string' || options.model === '')
+    throw new TypeError('options.model must be a non-empty string');
   return `${(options.baseURL ?? fallback).replace(/\/+$/, '')}${path}`;
 }
 
@@ -477,7 +554,12 @@ function queryOf(options: ProviderQueryOptions, p: Protocol): Query {
     try {
       json = await response.json();
     } catch (cause) {
-      throw new ProviderError(`${p.provider}: the response body is not JSON`, { provider: p.provider, status: response.status, code: 'bad_response', cause });
+      throw new ProviderError(`${p.provider}: the response body is not JSON`, {
+        provider: p.provider,
+        status: response.status,
+        code: 'bad_response',
+        cause,
+      });
     }
     return p.text(json);
   };
@@ -495,7 +577,10 @@ export function createOpenAIQuery(options: ProviderQueryOptions): Query {
     headers: options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` },
     body: (prompt) => ({
       model: options.model,
-      messages: [...(options.system === undefined ? [] : [{ role: 'system', content: options.system }]), { role: 'user', content: prompt }],
+      messages: [
+        ...(options.system === undefined ? [] : [{ role: 'system', content: options.system }]),
+        { role: 'user', content: prompt },
+      ],
       ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
     }),
     text: (json) => openAIText(json),
@@ -511,7 +596,10 @@ export function createAnthropicQuery(options: ProviderQueryOptions): Query {
   return queryOf(options, {
     provider: 'anthropic',
     url: endpoint(options, 'https://api.anthropic.com/v1', '/messages'),
-    headers: { 'anthropic-version': '2023-06-01', ...(options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey }) },
+    headers: {
+      'anthropic-version': '2023-06-01',
+      ...(options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey }),
+    },
     body: (prompt) => ({
       model: options.model,
       max_tokens: options.maxTokens ?? 4_096,

@@ -131,7 +131,15 @@ export class SchemaValidationError extends Error {
   /** The last answer. */
   readonly lastResponse: string;
 
-  constructor(message: string, fields: { issues: readonly SchemaIssue[]; attempts: number; history: readonly QueryHistoryEntry[]; lastResponse: string }) {
+  constructor(
+    message: string,
+    fields: {
+      issues: readonly SchemaIssue[];
+      attempts: number;
+      history: readonly QueryHistoryEntry[];
+      lastResponse: string;
+    },
+  ) {
     super(message);
     this.issues = fields.issues;
     this.attempts = fields.attempts;
@@ -231,22 +239,29 @@ function raced<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise
 
 function count(v: unknown, name: string, fallback: number): number {
   if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new RangeError(`queryWithCorrection: ${name} must be a non-negative integer, got ${String(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+    throw new RangeError(`queryWithCorrection: ${name} must be a non-negative integer, got ${String(v)}`);
   return v;
 }
 
 function delay(v: unknown, name: string, fallback: number): number {
   if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new RangeError(`queryWithCorrection: ${name} must be a non-negative number of milliseconds, got ${String(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+    throw new RangeError(
+      `queryWithCorrection: ${name} must be a non-negative number of milliseconds, got ${String(v)}`,
+    );
   return v;
 }
 
 function checked<T>(check: (value: T) => readonly CheckProblem[], value: T): SchemaIssue[] {
   const problems = check(value);
-  if (!Array.isArray(problems)) throw new TypeError('queryWithCorrection: options.check must return an array of {path, message}');
+  if (!Array.isArray(problems))
+    throw new TypeError('queryWithCorrection: options.check must return an array of {path, message}');
   return problems.map((p: CheckProblem) => {
     if (p === null || typeof p !== 'object' || typeof p.path !== 'string' || typeof p.message !== 'string') {
-      throw new TypeError('queryWithCorrection: each problem options.check returns must be {path: string, message: string}');
+      throw new TypeError(
+        'queryWithCorrection: each problem options.check returns must be {path: string, message: string}',
+      );
     }
     return { path: p.path, keyword: 'check', message: p.message, schemaPath: '', params: {} };
   });
@@ -266,14 +281,21 @@ function defaultCorrection(c: CorrectionContext): string {
  * @throws {SchemaValidationError} when the last allowed answer still does not match.
  * @throws the last transport error when its retries are used up; an `AbortError` when `signal` aborts.
  */
-export async function queryWithCorrection<T = unknown>(options: QueryWithCorrectionOptions<T>): Promise<QueryWithCorrectionResult<T>> {
-  if (options === null || typeof options !== 'object') throw new TypeError('queryWithCorrection expects an options object');
+export async function queryWithCorrection<T = unknown>(
+  options: QueryWithCorrectionOptions<T>,
+): Promise<QueryWithCorrectionResult<T>> {
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('queryWithCorrection expects an options object');
   const { query, signal, onAttempt } = options;
-  if (typeof query !== 'function') throw new TypeError('queryWithCorrection: options.query must be a function (prompt) => Promise<string>');
+  if (typeof query !== 'function')
+    throw new TypeError('queryWithCorrection: options.query must be a function (prompt) => Promise<string>');
   assertString(options.prompt, 'queryWithCorrection: options.prompt');
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError('queryWithCorrection: options.signal must be an AbortSignal');
-  if (onAttempt !== undefined && typeof onAttempt !== 'function') throw new TypeError('queryWithCorrection: options.onAttempt must be a function');
-  if (options.check !== undefined && typeof options.check !== 'function') throw new TypeError('queryWithCorrection: options.check must be a function');
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new TypeError('queryWithCorrection: options.signal must be an AbortSignal');
+  if (onAttempt !== undefined && typeof onAttempt !== 'function')
+    throw new TypeError('queryWithCorrection: options.onAttempt must be a function');
+  if (options.check !== undefined && typeof options.check !== 'function')
+    throw new TypeError('queryWithCorrection: options.check must be a function');
   const maxRetries = count(options.maxRetries, 'maxRetries', 2);
   const b = options.backoff ?? {};
   const initialDelayMs = delay(b.initialDelayMs, 'backoff.initialDelayMs', 500);
@@ -301,7 +323,10 @@ export async function queryWithCorrection<T = unknown>(options: QueryWithCorrect
         started = performance.now();
         const context: QueryContext = { attempt, correction: attempt > 1, signal, history: history.slice() };
         try {
-          response = await raced(Promise.resolve().then(() => query(prompt, context)), signal);
+          response = await raced(
+            Promise.resolve().then(() => query(prompt, context)),
+            signal,
+          );
         } catch (error) {
           if (signal?.aborted) throw aborted(signal);
           if (!transient(error)) throw error;
@@ -312,7 +337,14 @@ export async function queryWithCorrection<T = unknown>(options: QueryWithCorrect
             const backoff = jitter ? base / 2 + (Math.random() * base) / 2 : base;
             wait = Math.min(maxDelayMs, Math.max(retryAfterOf(error) ?? 0, backoff));
           }
-          record({ kind: 'transport_error', attempt, prompt, error, retryInMs: wait, durationMs: performance.now() - started });
+          record({
+            kind: 'transport_error',
+            attempt,
+            prompt,
+            error,
+            retryInMs: wait,
+            durationMs: performance.now() - started,
+          });
           if (wait === undefined) throw error;
           await sleep(wait, signal);
           continue;
@@ -342,7 +374,8 @@ export async function queryWithCorrection<T = unknown>(options: QueryWithCorrect
       if (ok && result.ok) return { value: result.value, attempts: attempt, history };
       if (attempt > maxRetries) {
         const first = issues[0];
-        const what = first === undefined ? '' : `; first issue: ${first.path === '' ? 'root' : first.path}: ${first.message}`;
+        const what =
+          first === undefined ? '' : `; first issue: ${first.path === '' ? 'root' : first.path}: ${first.message}`;
         throw new SchemaValidationError(
           `queryWithCorrection: no answer matched the schema after ${attempt} attempt${attempt === 1 ? '' : 's'} (${issues.length} issue${issues.length === 1 ? '' : 's'} in the last${what})`,
           { issues, attempts: attempt, history, lastResponse: response },

@@ -57,7 +57,6 @@ export interface ParseResult {
   readonly span: { readonly start: number; readonly end: number };
 }
 
-
 /** Validated repair options as the core takes them. */
 export interface Plan {
   maxDepth: number;
@@ -93,19 +92,31 @@ export function plan(options: RepairOptions | undefined, where: string): Plan {
     return { maxDepth: DEFAULT_MAX_DEPTH, maxInputLength: -1, forbid: '', fastPath: true };
   }
   if (options === null || typeof options !== 'object') throw new TypeError(`${where}: options must be an object`);
-  const maxDepth = options.maxDepth === undefined ? DEFAULT_MAX_DEPTH : nonNegativeInteger(options.maxDepth, `${where}: maxDepth`);
-  const maxInputLength = options.maxInputLength === undefined ? -1 : nonNegativeInteger(options.maxInputLength, `${where}: maxInputLength`);
+  const maxDepth =
+    options.maxDepth === undefined ? DEFAULT_MAX_DEPTH : nonNegativeInteger(options.maxDepth, `${where}: maxDepth`);
+  const maxInputLength =
+    options.maxInputLength === undefined ? -1 : nonNegativeInteger(options.maxInputLength, `${where}: maxInputLength`);
   let forbid: string[] = options.forbid === undefined ? [] : codes(options.forbid, `${where}: forbid`);
   if (options.allow !== undefined) {
     const allowed = new Set(codes(options.allow, `${where}: allow`));
-    forbid = forbid.concat(REPAIR_KIND_INFO.filter((k) => !allowed.has(k.kind) && !allowed.has(k.class)).map((k) => k.kind));
+    forbid = forbid.concat(
+      REPAIR_KIND_INFO.filter((k) => !allowed.has(k.kind) && !allowed.has(k.class)).map((k) => k.kind),
+    );
   }
   if (options.strict) forbid = REPAIR_KIND_INFO.map((k) => k.kind);
   return { maxDepth, maxInputLength, forbid: forbid.join(','), fastPath: options.maxDepth === undefined };
 }
 
 /** Throws the core's error as a {@link JsonRepairError}. */
-export function fail(error: { kind: string; message: string; position: number; line: number; column: number; repair?: string; limit?: number }): never {
+export function fail(error: {
+  kind: string;
+  message: string;
+  position: number;
+  line: number;
+  column: number;
+  repair?: string;
+  limit?: number;
+}): never {
   throw new JsonRepairError({ ...error, kind: error.kind as JsonRepairErrorKind });
 }
 
@@ -116,7 +127,8 @@ const UNTRIED: unique symbol = Symbol('untried');
 
 const isJsonSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 /** Characters a JSON value can start with: `"`, `-`, digits, `t`, `f`, `n`, `{`, `[`. */
-const isValueStart = (c: number) => c === 34 || c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110 || c === 123 || c === 91;
+const isValueStart = (c: number) =>
+  c === 34 || c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110 || c === 123 || c === 91;
 /** Characters a JSON text can end with: `}`, `]`, `"`, digits, and the last letters of true/false/null. */
 const isValueEnd = (c: number) => c === 125 || c === 93 || c === 34 || (c >= 48 && c <= 57) || c === 101 || c === 108;
 
@@ -232,7 +244,13 @@ export function parseDetailed(text: string, options?: RepairOptions): ParseResul
 /** The `ParseResult` of a core repair made with its report. */
 export function reportedResult(r: RawRepairOk): ParseResult {
   const header = JSON.parse(r.header) as Pick<ParseResult, 'status' | 'repairs' | 'span' | 'omittedRepairs'>;
-  const result = { value: JSON.parse(r.json) as unknown, json: r.json, status: header.status, repairs: header.repairs, span: header.span };
+  const result = {
+    value: JSON.parse(r.json) as unknown,
+    json: r.json,
+    status: header.status,
+    repairs: header.repairs,
+    span: header.span,
+  };
   return header.omittedRepairs === undefined ? result : { ...result, omittedRepairs: header.omittedRepairs };
 }
 
@@ -244,6 +262,10 @@ export function validResult(text: string, value: unknown): ParseResult {
 }
 
 /** Every repair kind, with its class and a description (for documentation, UIs and `forbid`). */
-export function repairKinds(): readonly { readonly kind: RepairKind; readonly class: RepairClass; readonly description: string }[] {
+export function repairKinds(): readonly {
+  readonly kind: RepairKind;
+  readonly class: RepairClass;
+  readonly description: string;
+}[] {
   return REPAIR_KIND_INFO;
 }

@@ -150,14 +150,27 @@ export function standardIssues(issues: readonly SchemaIssue[]): StandardIssue[] 
 }
 
 /** A validation library's issues as ours: keyword `standard`, the library's `code` and vendor in `params`. */
-export function fromStandardIssues(issues: readonly StandardSchemaIssue[], vendor: string): [SchemaIssue, ...SchemaIssue[]] {
+export function fromStandardIssues(
+  issues: readonly StandardSchemaIssue[],
+  vendor: string,
+): [SchemaIssue, ...SchemaIssue[]] {
   const out = issues.map((i): SchemaIssue => {
     const code = (i as { code?: unknown }).code;
     const params: Record<string, unknown> = typeof code === 'string' ? { vendor, code } : { vendor };
     return { path: pointerOf(i.path), keyword: 'standard', message: String(i.message), schemaPath: '', params };
   });
   // A library that fails with no issues still failed: say so rather than report success.
-  return out.length > 0 ? (out as [SchemaIssue, ...SchemaIssue[]]) : [{ path: '', keyword: 'standard', message: `${vendor} rejected the value without an issue`, schemaPath: '', params: { vendor } }];
+  return out.length > 0
+    ? (out as [SchemaIssue, ...SchemaIssue[]])
+    : [
+        {
+          path: '',
+          keyword: 'standard',
+          message: `${vendor} rejected the value without an issue`,
+          schemaPath: '',
+          params: { vendor },
+        },
+      ];
 }
 
 /** A validation library's verdict as a {@link ValidationResult}. */
@@ -174,7 +187,9 @@ export function verdict<T>(standard: StandardSchema<unknown, T>, out: StandardRe
 export function syncResult<T>(standard: StandardSchema<unknown, T>, value: unknown, where: string): StandardResult<T> {
   const out = standard['~standard'].validate(value);
   if (typeof out === 'object' && out !== null && typeof (out as { then?: unknown }).then === 'function') {
-    throw new TypeError(`${where}: this ${standard['~standard'].vendor} schema validates asynchronously; use extractAsync or queryWithCorrection, which await it`);
+    throw new TypeError(
+      `${where}: this ${standard['~standard'].vendor} schema validates asynchronously; use extractAsync or queryWithCorrection, which await it`,
+    );
   }
   return out as StandardResult<T>;
 }
@@ -183,8 +198,10 @@ export function syncResult<T>(standard: StandardSchema<unknown, T>, value: unkno
  * Frees the core schema of a dropped CompiledSchema. Hosts without `FinalizationRegistry` (Workers before
  * their `enable_weak_ref` date) get none: there, only `free()` releases a compiled schema.
  */
-const registry: Pick<FinalizationRegistry<CoreSchema>, 'register' | 'unregister'> =
-  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<CoreSchema>((core) => core.free()) : { register: () => {}, unregister: () => false };
+const registry: Pick<FinalizationRegistry<CoreSchema>, 'register' | 'unregister'> = typeof FinalizationRegistry ===
+'function'
+  ? new FinalizationRegistry<CoreSchema>((core) => core.free())
+  : { register: () => {}, unregister: () => false };
 
 /**
  * A compiled schema. Reuse it across calls: compiling resolves every reference once. Made from a JSON
@@ -205,7 +222,12 @@ export class CompiledSchema<T = unknown> {
   readonly standard: StandardSchema<unknown, T> | undefined;
 
   /** @internal Use {@link compileSchema}. */
-  constructor(core: CoreSchema, schema: unknown, jsonSchema: JsonSchema | undefined, standard: StandardSchema<unknown, T> | undefined) {
+  constructor(
+    core: CoreSchema,
+    schema: unknown,
+    jsonSchema: JsonSchema | undefined,
+    standard: StandardSchema<unknown, T> | undefined,
+  ) {
     this.#core = core;
     this.schema = schema;
     this.jsonSchema = jsonSchema;
@@ -227,7 +249,10 @@ export class CompiledSchema<T = unknown> {
    */
   validate(value: unknown): ValidationResult<T> {
     if (this.standard !== undefined) return verdict(this.standard, syncResult(this.standard, value, 'validate'));
-    const r = JSON.parse(this.core('validate').validate(jsonText(value, 'validate'))) as { valid: boolean; issues: [SchemaIssue, ...SchemaIssue[]] };
+    const r = JSON.parse(this.core('validate').validate(jsonText(value, 'validate'))) as {
+      valid: boolean;
+      issues: [SchemaIssue, ...SchemaIssue[]];
+    };
     return r.valid ? { valid: true, value: value as T, issues: [] } : { valid: false, issues: r.issues };
   }
 
@@ -278,13 +303,20 @@ export type SchemaInput<T = unknown> = JsonSchema | StandardSchema<unknown, T> |
  * @throws {TypeError} for a value that is neither a JSON Schema nor a Standard Schema.
  * @throws {SchemaCompileError} for a malformed schema, an unknown `$schema`, a `$ref` that resolves nowhere, or an invalid pattern.
  */
-export function compileSchema<S extends StandardSchema>(schema: S, options?: SchemaOptions): CompiledSchema<InferOutput<S>>;
-export function compileSchema<T = unknown>(schema: JsonSchema | CompiledSchema<T>, options?: SchemaOptions): CompiledSchema<T>;
+export function compileSchema<S extends StandardSchema>(
+  schema: S,
+  options?: SchemaOptions,
+): CompiledSchema<InferOutput<S>>;
+export function compileSchema<T = unknown>(
+  schema: JsonSchema | CompiledSchema<T>,
+  options?: SchemaOptions,
+): CompiledSchema<T>;
 export function compileSchema<T = unknown>(schema: SchemaInput<T>, options?: SchemaOptions): CompiledSchema<T>;
 export function compileSchema(schema: SchemaInput, options?: SchemaOptions): CompiledSchema {
   if (schema instanceof CompiledSchema) return schema;
   const draft = options?.defaultDraft ?? '2020-12';
-  if (!DRAFTS.has(draft)) throw new RangeError(`compileSchema: defaultDraft must be one of ${[...DRAFTS].join(', ')}, got ${String(draft)}`);
+  if (!DRAFTS.has(draft))
+    throw new RangeError(`compileSchema: defaultDraft must be one of ${[...DRAFTS].join(', ')}, got ${String(draft)}`);
   const remotes = options?.remotes ?? {};
   if (typeof remotes !== 'object' || remotes === null || Array.isArray(remotes)) {
     throw new TypeError('compileSchema: remotes must be an object of {uri: schema}');
@@ -302,12 +334,20 @@ export function compileSchema(schema: SchemaInput, options?: SchemaOptions): Com
       if (own !== undefined) [json, jsonDraft] = [own.schema, own.draft];
     }
   } else {
-    if (options?.jsonSchema !== undefined) throw new TypeError('compileSchema: options.jsonSchema is for a Standard Schema; the schema given is already a JSON Schema');
+    if (options?.jsonSchema !== undefined)
+      throw new TypeError(
+        'compileSchema: options.jsonSchema is for a Standard Schema; the schema given is already a JSON Schema',
+      );
     assertJsonSchema(schema, 'compileSchema');
     json = schema;
   }
   // With no JSON Schema every candidate is read as it is, and the library judges each in turn.
-  const core = newSchema(jsonText(json ?? true, 'compileSchema'), jsonDraft, jsonText(remotes, 'compileSchema'), options?.assertFormat === true);
+  const core = newSchema(
+    jsonText(json ?? true, 'compileSchema'),
+    jsonDraft,
+    jsonText(remotes, 'compileSchema'),
+    options?.assertFormat === true,
+  );
   if ('code' in core) throw new SchemaCompileError(core);
   return new CompiledSchema(core, schema, json, standard);
 }
@@ -316,9 +356,21 @@ export function compileSchema(schema: SchemaInput, options?: SchemaOptions): Com
  * Validates `value` against `schema` (a JSON Schema, a Standard Schema or a {@link CompiledSchema}), without
  * coercion. A Standard Schema is validated by its library, whose output is `value`.
  */
-export function validate<S extends StandardSchema>(value: unknown, schema: S, options?: SchemaOptions): ValidationResult<InferOutput<S>>;
-export function validate<T = unknown>(value: unknown, schema: JsonSchema | CompiledSchema<T>, options?: SchemaOptions): ValidationResult<T>;
-export function validate<T = unknown>(value: unknown, schema: SchemaInput<T>, options?: SchemaOptions): ValidationResult<T>;
+export function validate<S extends StandardSchema>(
+  value: unknown,
+  schema: S,
+  options?: SchemaOptions,
+): ValidationResult<InferOutput<S>>;
+export function validate<T = unknown>(
+  value: unknown,
+  schema: JsonSchema | CompiledSchema<T>,
+  options?: SchemaOptions,
+): ValidationResult<T>;
+export function validate<T = unknown>(
+  value: unknown,
+  schema: SchemaInput<T>,
+  options?: SchemaOptions,
+): ValidationResult<T>;
 export function validate(value: unknown, schema: SchemaInput, options?: SchemaOptions): ValidationResult {
   if (schema instanceof CompiledSchema) return schema.validate(value);
   // A library validates alone: nothing to compile.

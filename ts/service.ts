@@ -4,6 +4,9 @@
  * same names, same constructor options, same error classes and fields, same error event. What it does
  * better: think blocks are stripped, schema coercions are applied, every validation issue is reported (not
  * the first), and each stage reports metrics.
+ *
+ * One file, although long: the two classes, their errors and their metrics mirror one module of the engine,
+ * and an engine's maintainer reads them side by side with it.
  */
 import { clean as cleanText } from './clean.js';
 import { parseDetailed } from './repair.js';
@@ -43,7 +46,8 @@ export interface JsonProcessingErrorDetails {
   readonly attemptedJsonString?: string;
 }
 
-const stackOf = (e: unknown): string | undefined => (e instanceof Error && typeof e.stack === 'string' ? e.stack : undefined);
+const stackOf = (e: unknown): string | undefined =>
+  e instanceof Error && typeof e.stack === 'string' ? e.stack : undefined;
 
 /**
  * JSON could not be obtained from an LLM response (the Living Narrative Engine's error, with its fields).
@@ -88,7 +92,12 @@ export class LLMProcessingError extends Error {
  * throws or rejects, or none at all, is logged through `logger.error` and never propagated. Resolves `true`
  * when the dispatcher took the event (it returned or resolved anything but `false`).
  */
-export function safeDispatchError(dispatcher: EventDispatcher | undefined, message: string, details: Record<string, unknown> = {}, logger?: Logger): Promise<boolean> {
+export function safeDispatchError(
+  dispatcher: EventDispatcher | undefined,
+  message: string,
+  details: Record<string, unknown> = {},
+  logger?: Logger,
+): Promise<boolean> {
   if (!dispatcher || typeof dispatcher.dispatch !== 'function') {
     logger?.error?.(`${message} (no event dispatcher)`, details);
     return Promise.resolve(false);
@@ -182,7 +191,8 @@ export class InMemoryMetricsCollector implements MetricsCollector {
     let parsed = 0;
     let repaired = 0;
     for (const m of this.#metrics) {
-      (durations[m.stage] ??= []).push(m.durationMs);
+      durations[m.stage] ??= [];
+      durations[m.stage]!.push(m.durationMs);
       if (m.outcome === 'failed') {
         failedBy[m.stage] = (failedBy[m.stage] ?? 0) + 1;
         // A failed strict parse is followed by the repair; any other failed stage ends its response.
@@ -197,11 +207,17 @@ export class InMemoryMetricsCollector implements MetricsCollector {
       count(issueKeywords, m.issueKeywords);
       count(coercionRules, m.coercionRules);
     }
-    const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+    const quantile = (sorted: number[], q: number) =>
+      sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
     const stages: Record<string, { count: number; failed: number; p50: number; p95: number }> = {};
     for (const [stage, list] of Object.entries(durations)) {
       const sorted = [...list].sort((a, b) => a - b);
-      stages[stage] = { count: sorted.length, failed: failedBy[stage] ?? 0, p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
+      stages[stage] = {
+        count: sorted.length,
+        failed: failedBy[stage] ?? 0,
+        p50: quantile(sorted, 0.5),
+        p95: quantile(sorted, 0.95),
+      };
     }
     const responses = succeeded + failed;
     return {
@@ -246,7 +262,12 @@ function describeError(e: unknown): { message: string; name: string } {
  * Reports a failure: as the error event when there is a dispatcher, otherwise through `logger.error`
  * (with `details` as the second argument only when there are some).
  */
-function report(message: string, details: Record<string, unknown> | undefined, dispatcher: EventDispatcher | undefined, logger: Logger | undefined): void {
+function report(
+  message: string,
+  details: Record<string, unknown> | undefined,
+  dispatcher: EventDispatcher | undefined,
+  logger: Logger | undefined,
+): void {
   if (dispatcher) void safeDispatchError(dispatcher, message, details ?? {}, logger);
   else if (details === undefined) logger?.error?.(message);
   else logger?.error?.(message, details);
@@ -318,7 +339,14 @@ export class LlmJsonService {
     }
     let t = now();
     const { cleaned, result, error: repairError } = this.#read(raw);
-    metricsCollector?.record({ stage: 'clean', outcome: cleaned ? 'ok' : 'failed', durationMs: now() - t, actorId, inputLength: raw.length, outputLength: cleaned.length });
+    metricsCollector?.record({
+      stage: 'clean',
+      outcome: cleaned ? 'ok' : 'failed',
+      durationMs: now() - t,
+      actorId,
+      inputLength: raw.length,
+      outputLength: cleaned.length,
+    });
     if (!cleaned) {
       report(`parseAndRepair: ${EMPTY_AFTER_CLEANING}`, { originalInput: raw }, dispatcher, logger);
       throw new JsonProcessingError(EMPTY_AFTER_CLEANING, { stage: 'initial_clean', attemptedJsonString: raw });
@@ -327,36 +355,82 @@ export class LlmJsonService {
     let initialParseError: unknown;
     try {
       const value: unknown = JSON.parse(cleaned);
-      metricsCollector?.record({ stage: 'parse', outcome: 'ok', durationMs: now() - t, actorId, inputLength: cleaned.length });
+      metricsCollector?.record({
+        stage: 'parse',
+        outcome: 'ok',
+        durationMs: now() - t,
+        actorId,
+        inputLength: cleaned.length,
+      });
       metricsCollector?.record({ stage: 'repair', outcome: 'ok', durationMs: 0, actorId, repairKinds: [] });
-      logger?.debug?.('parseAndRepair: Successfully parsed JSON on first attempt after cleaning.', { inputLength: raw.length, cleanedLength: cleaned.length });
+      logger?.debug?.('parseAndRepair: Successfully parsed JSON on first attempt after cleaning.', {
+        inputLength: raw.length,
+        cleanedLength: cleaned.length,
+      });
       return value;
     } catch (e) {
       initialParseError = e;
-      metricsCollector?.record({ stage: 'parse', outcome: 'failed', durationMs: now() - t, actorId, inputLength: cleaned.length });
-      logger?.warn?.(`parseAndRepair: Initial JSON.parse failed after cleaning. Attempting repair. Error: ${describeError(e).message}`, {
-        originalInputLength: raw.length,
-        cleanedJsonStringLength: cleaned.length,
-        cleanedJsonPreview: preview(cleaned),
-        error: describeError(e),
+      metricsCollector?.record({
+        stage: 'parse',
+        outcome: 'failed',
+        durationMs: now() - t,
+        actorId,
+        inputLength: cleaned.length,
       });
+      logger?.warn?.(
+        `parseAndRepair: Initial JSON.parse failed after cleaning. Attempting repair. Error: ${describeError(e).message}`,
+        {
+          originalInputLength: raw.length,
+          cleanedJsonStringLength: cleaned.length,
+          cleanedJsonPreview: preview(cleaned),
+          error: describeError(e),
+        },
+      );
     }
     t = now();
     if (result) {
       const kinds = result.repairs.map((r: RepairRecord) => r.kind);
-      metricsCollector?.record({ stage: 'repair', outcome: 'repaired', durationMs: now() - t, actorId, inputLength: raw.length, outputLength: result.json.length, repairKinds: kinds });
-      logger?.debug?.('parseAndRepairJson: Successfully parsed JSON after repair.', { cleanedLength: cleaned.length, repairedLength: result.json.length, repairs: result.repairs });
+      metricsCollector?.record({
+        stage: 'repair',
+        outcome: 'repaired',
+        durationMs: now() - t,
+        actorId,
+        inputLength: raw.length,
+        outputLength: result.json.length,
+        repairKinds: kinds,
+      });
+      logger?.debug?.('parseAndRepairJson: Successfully parsed JSON after repair.', {
+        cleanedLength: cleaned.length,
+        repairedLength: result.json.length,
+        repairs: result.repairs,
+      });
       return result.value;
     }
-    metricsCollector?.record({ stage: 'repair', outcome: 'failed', durationMs: now() - t, actorId, inputLength: raw.length });
+    metricsCollector?.record({
+      stage: 'repair',
+      outcome: 'failed',
+      durationMs: now() - t,
+      actorId,
+      inputLength: raw.length,
+    });
     const message = `Failed to parse JSON even after repair attempt. Repair/Parse Error: ${describeError(repairError).message}`;
-    report(`parseAndRepairJson: ${message}`, {
-      cleanedJsonStringLength: cleaned.length,
-      cleanedJsonPreview: preview(cleaned),
-      initialParseError: describeError(initialParseError),
-      repairAndParseError: describeError(repairError),
-    }, dispatcher, logger);
-    throw new JsonProcessingError(message, { stage: 'final_parse_after_repair', originalError: repairError, initialParseError, attemptedJsonString: cleaned });
+    report(
+      `parseAndRepairJson: ${message}`,
+      {
+        cleanedJsonStringLength: cleaned.length,
+        cleanedJsonPreview: preview(cleaned),
+        initialParseError: describeError(initialParseError),
+        repairAndParseError: describeError(repairError),
+      },
+      dispatcher,
+      logger,
+    );
+    throw new JsonProcessingError(message, {
+      stage: 'final_parse_after_repair',
+      originalError: repairError,
+      initialParseError,
+      attemptedJsonString: cleaned,
+    });
   }
 }
 
@@ -389,7 +463,15 @@ export interface LLMResponseProcessorOptions {
 }
 
 /** A note as the turn-action schema defines it (the engine also accepts plain strings). */
-export type TurnNote = string | { readonly text: string; readonly subject: string; readonly context?: string; readonly timestamp?: string; readonly [key: string]: unknown };
+export type TurnNote =
+  | string
+  | {
+      readonly text: string;
+      readonly subject: string;
+      readonly context?: string;
+      readonly timestamp?: string;
+      readonly [key: string]: unknown;
+    };
 
 /**
  * What `processResponse` returns. A turn action (the default `schemaId`, or a value with a numeric
@@ -404,14 +486,18 @@ export interface ProcessedResponse {
   readonly extractedData?: {
     readonly thoughts: string;
     readonly notes?: readonly TurnNote[];
-    readonly cognitiveLedger?: { readonly settled_conclusions: readonly string[]; readonly open_questions: readonly string[] };
+    readonly cognitiveLedger?: {
+      readonly settled_conclusions: readonly string[];
+      readonly open_questions: readonly string[];
+    };
   };
   readonly coercions: readonly CoercionRecord[];
   readonly repairs: readonly RepairRecord[];
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isFunction = (o: unknown, name: string): boolean => typeof o === 'object' && o !== null && typeof (o as Record<string, unknown>)[name] === 'function';
+const isFunction = (o: unknown, name: string): boolean =>
+  typeof o === 'object' && o !== null && typeof (o as Record<string, unknown>)[name] === 'function';
 
 /**
  * Turns a raw LLM response into a validated value, as the Living Narrative Engine's `LLMResponseProcessor`:
@@ -433,7 +519,8 @@ export class LLMResponseProcessor {
    * @throws {Error} `Schema <id> not loaded` when `schemaValidator.isSchemaLoaded(schemaId)` is false.
    */
   constructor(options: LLMResponseProcessorOptions) {
-    if (typeof options !== 'object' || options === null) throw new TypeError('LLMResponseProcessor expects an options object');
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError('LLMResponseProcessor expects an options object');
     const { schema, schemaValidator, logger, safeEventDispatcher, llmJsonService } = options;
     this.#schemaId = options.schemaId ?? LLM_TURN_ACTION_RESPONSE_SCHEMA_ID;
     if (schema === undefined) {
@@ -441,8 +528,10 @@ export class LLMResponseProcessor {
         throw new TypeError('LLMResponseProcessor needs a valid ISchemaValidator');
       }
       if (!logger) throw new TypeError('LLMResponseProcessor needs a valid ILogger');
-      if (!isFunction(safeEventDispatcher, 'dispatch')) throw new TypeError('LLMResponseProcessor requires a valid ISafeEventDispatcher');
-      if (!isFunction(llmJsonService, 'parseAndRepair')) throw new TypeError('LLMResponseProcessor requires a valid LlmJsonService');
+      if (!isFunction(safeEventDispatcher, 'dispatch'))
+        throw new TypeError('LLMResponseProcessor requires a valid ISafeEventDispatcher');
+      if (!isFunction(llmJsonService, 'parseAndRepair'))
+        throw new TypeError('LLMResponseProcessor requires a valid LlmJsonService');
       if (!schemaValidator!.isSchemaLoaded(this.#schemaId)) throw new Error(`Schema ${this.#schemaId} not loaded`);
     }
     this.#schema = schema === undefined ? undefined : compileSchema(schema);
@@ -453,7 +542,12 @@ export class LLMResponseProcessor {
     this.#metrics = options.metricsCollector;
   }
 
-  #fail(message: string, eventMessage: string, eventDetails: Record<string, unknown>, details: Record<string, unknown>): never {
+  #fail(
+    message: string,
+    eventMessage: string,
+    eventDetails: Record<string, unknown>,
+    details: Record<string, unknown>,
+  ): never {
     void safeDispatchError(this.#dispatcher, eventMessage, eventDetails, this.#logger);
     throw new LLMProcessingError(message, details);
   }
@@ -461,7 +555,12 @@ export class LLMResponseProcessor {
   /** The failure of reading JSON from `raw`, as the engine reports it. */
   #unreadable(raw: string, actorId: string, error: unknown): never {
     const message = `LLMResponseProcessor: JSON could not be parsed for actor ${actorId}: ${describeError(error).message}`;
-    this.#fail(message, message, { actorId, rawResponse: raw, error: describeError(error).message, stack: stackOf(error) }, { actorId, originalError: error });
+    this.#fail(
+      message,
+      message,
+      { actorId, rawResponse: raw, error: describeError(error).message, stack: stackOf(error) },
+      { actorId, originalError: error },
+    );
   }
 
   /**
@@ -475,25 +574,53 @@ export class LLMResponseProcessor {
   async processResponse(raw: string, actorId: string): Promise<ProcessedResponse> {
     if (typeof raw !== 'string') {
       const message = `LLM response must be a JSON string for actor ${actorId}.`;
-      this.#fail(message, `LLMResponseProcessor: ${message}`, { actorId, receivedType: raw === null ? 'null' : typeof raw }, {});
+      this.#fail(
+        message,
+        `LLMResponseProcessor: ${message}`,
+        { actorId, receivedType: raw === null ? 'null' : typeof raw },
+        {},
+      );
     }
     const invalid = (errors: unknown, parsed: unknown, summary: string): never =>
-      this.#fail(`LLM response JSON schema validation failed for actor ${actorId}.${summary}`, `LLMResponseProcessor: schema invalid for actor ${actorId}`, { errors, parsed }, { validationErrors: errors });
+      this.#fail(
+        `LLM response JSON schema validation failed for actor ${actorId}.${summary}`,
+        `LLMResponseProcessor: schema invalid for actor ${actorId}`,
+        { errors, parsed },
+        { validationErrors: errors },
+      );
     let value: unknown;
     let coercions: readonly CoercionRecord[] = [];
     let repairs: readonly RepairRecord[] = [];
     const t = now();
     if (this.#schema) {
       const out = await extractAsync(raw, this.#schema);
-      this.#metrics?.record({ stage: 'repair', outcome: out.value === undefined ? 'failed' : out.repairs.length ? 'repaired' : 'ok', durationMs: now() - t, actorId, inputLength: raw.length, repairKinds: out.repairs.map((r) => r.kind) });
-      if (out.value === undefined) this.#unreadable(raw, actorId, new Error(out.issues[0]?.message ?? 'no JSON value found'));
+      this.#metrics?.record({
+        stage: 'repair',
+        outcome: out.value === undefined ? 'failed' : out.repairs.length ? 'repaired' : 'ok',
+        durationMs: now() - t,
+        actorId,
+        inputLength: raw.length,
+        repairKinds: out.repairs.map((r) => r.kind),
+      });
+      if (out.value === undefined)
+        this.#unreadable(raw, actorId, new Error(out.issues[0]?.message ?? 'no JSON value found'));
       const keywords = out.issues.map((i: SchemaIssue) => i.keyword);
-      this.#metrics?.record({ stage: 'validate', outcome: out.ok ? 'ok' : 'failed', durationMs: 0, actorId, issueKeywords: keywords, coercionRules: out.coercions.map((c) => c.rule) });
-      if (!out.ok) invalid(out.issues, out.value, ` ${out.issues.map((i) => `${i.path || '/'}: ${i.message}`).join('; ')}`);
+      this.#metrics?.record({
+        stage: 'validate',
+        outcome: out.ok ? 'ok' : 'failed',
+        durationMs: 0,
+        actorId,
+        issueKeywords: keywords,
+        coercionRules: out.coercions.map((c) => c.rule),
+      });
+      if (!out.ok)
+        invalid(out.issues, out.value, ` ${out.issues.map((i) => `${i.path || '/'}: ${i.message}`).join('; ')}`);
       ({ value, coercions, repairs } = out);
     } else {
       // Only `logger`, as the engine passes it: the processor reports failures itself, once.
-      const serviceOptions = this.#metrics ? { logger: this.#logger, metricsCollector: this.#metrics, actorId } : { logger: this.#logger };
+      const serviceOptions = this.#metrics
+        ? { logger: this.#logger, metricsCollector: this.#metrics, actorId }
+        : { logger: this.#logger };
       try {
         value = await this.#json.parseAndRepair(raw, serviceOptions as ParseAndRepairServiceOptions);
       } catch (e) {
@@ -501,13 +628,24 @@ export class LLMResponseProcessor {
       }
       const v = now();
       const { isValid, errors } = this.#validator!.validate(this.#schemaId, value);
-      this.#metrics?.record({ stage: 'validate', outcome: isValid ? 'ok' : 'failed', durationMs: now() - v, actorId, issueKeywords: (errors ?? []).map((e) => (isRecord(e) && typeof e.keyword === 'string' ? e.keyword : 'error')) });
+      this.#metrics?.record({
+        stage: 'validate',
+        outcome: isValid ? 'ok' : 'failed',
+        durationMs: now() - v,
+        actorId,
+        issueKeywords: (errors ?? []).map((e) => (isRecord(e) && typeof e.keyword === 'string' ? e.keyword : 'error')),
+      });
       if (!isValid) invalid(errors, value, '');
     }
     const e = now();
-    const turn = this.#validator !== undefined && this.#schemaId === LLM_TURN_ACTION_RESPONSE_SCHEMA_ID ? turnParts(value, true) : turnParts(value, false);
+    const turn =
+      this.#validator !== undefined && this.#schemaId === LLM_TURN_ACTION_RESPONSE_SCHEMA_ID
+        ? turnParts(value, true)
+        : turnParts(value, false);
     if (turn) {
-      this.#logger?.debug?.(`LLMResponseProcessor: Validated LLM output for actor ${actorId}. Chosen ID: ${String(turn.action.chosenIndex)}`);
+      this.#logger?.debug?.(
+        `LLMResponseProcessor: Validated LLM output for actor ${actorId}. Chosen ID: ${String(turn.action.chosenIndex)}`,
+      );
       const ledger = turn.extractedData.cognitiveLedger;
       if (ledger) {
         this.#logger?.info?.(`LLMResponseProcessor: cognitive_ledger extracted for actor ${actorId}`, {
@@ -521,7 +659,11 @@ export class LLMResponseProcessor {
     const result = turn ? { success: true as const, ...turn } : { success: true as const, value, coercions, repairs };
     if (turn) {
       // Present but not enumerable: the result deep-equals the engine's `{success, action, extractedData}`.
-      Object.defineProperties(result, { value: { value }, coercions: { value: coercions }, repairs: { value: repairs } });
+      Object.defineProperties(result, {
+        value: { value },
+        coercions: { value: coercions },
+        repairs: { value: repairs },
+      });
     }
     this.#metrics?.record({ stage: 'extract', outcome: 'ok', durationMs: now() - e, actorId, inputLength: raw.length });
     return result as ProcessedResponse;
@@ -533,7 +675,10 @@ export class LLMResponseProcessor {
  * `cognitiveLedger` (from `cognitive_ledger`) when present. With `always` (the engine's turn-action schema
  * validated it), any object; otherwise only a value with a numeric `chosenIndex` and a string `speech`.
  */
-function turnParts(value: unknown, always: boolean): Required<Pick<ProcessedResponse, 'action' | 'extractedData'>> | undefined {
+function turnParts(
+  value: unknown,
+  always: boolean,
+): Required<Pick<ProcessedResponse, 'action' | 'extractedData'>> | undefined {
   if (!isRecord(value)) return undefined;
   const { chosenIndex, speech, thoughts, notes, cognitive_ledger } = value as Record<string, never>;
   if (!always && (typeof chosenIndex !== 'number' || typeof speech !== 'string')) return undefined;

@@ -53,7 +53,12 @@ export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
 export function isStandardSchema(x: unknown): x is StandardSchema {
   if ((typeof x !== 'object' && typeof x !== 'function') || x === null) return false;
   const s = (x as { '~standard'?: unknown })['~standard'];
-  return typeof s === 'object' && s !== null && (s as { version?: unknown }).version === 1 && typeof (s as { validate?: unknown }).validate === 'function';
+  return (
+    typeof s === 'object' &&
+    s !== null &&
+    (s as { version?: unknown }).version === 1 &&
+    typeof (s as { validate?: unknown }).validate === 'function'
+  );
 }
 
 /** What a value that is neither a JSON Schema nor a Standard Schema is, for a `TypeError`. */
@@ -76,10 +81,13 @@ function described(x: unknown): string {
  */
 export function assertJsonSchema(schema: unknown, where: string): asserts schema is JsonSchema {
   if (typeof schema === 'boolean') return;
-  const hint = '; pass a JSON Schema (plain data), a Standard Schema (zod ≥ 3.24, valibot, arktype, effect) or a CompiledSchema';
+  const hint =
+    '; pass a JSON Schema (plain data), a Standard Schema (zod ≥ 3.24, valibot, arktype, effect) or a CompiledSchema';
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || !plain(schema)) {
     const zod3 = typeof schema === 'object' && schema !== null && '_def' in schema && 'safeParse' in schema;
-    throw new TypeError(`${where}: a schema must be a JSON Schema object or boolean, got ${described(schema)}${zod3 ? ' (a zod schema older than 3.24, which lacks Standard Schema: upgrade zod)' : ''}${hint}`);
+    throw new TypeError(
+      `${where}: a schema must be a JSON Schema object or boolean, got ${described(schema)}${zod3 ? ' (a zod schema older than 3.24, which lacks Standard Schema: upgrade zod)' : ''}${hint}`,
+    );
   }
   const stack: [unknown, string][] = [[schema, '#']];
   while (stack.length > 0) {
@@ -88,10 +96,13 @@ export function assertJsonSchema(schema: unknown, where: string): asserts schema
     if (typeof v === 'number') {
       if (Number.isFinite(v)) continue;
     } else if (typeof v === 'object' && (Array.isArray(v) || plain(v))) {
-      for (const [k, child] of Object.entries(v)) stack.push([child, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+      for (const [k, child] of Object.entries(v))
+        stack.push([child, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
       continue;
     }
-    const inner = isStandardSchema(v) ? ` (a ${(v as StandardSchema)['~standard'].vendor} schema inside a JSON Schema: convert it, or pass it as the whole schema)` : '';
+    const inner = isStandardSchema(v)
+      ? ` (a ${(v as StandardSchema)['~standard'].vendor} schema inside a JSON Schema: convert it, or pass it as the whole schema)`
+      : '';
     throw new TypeError(`${where}: the JSON Schema holds ${described(v)} at ${at}, which is not JSON data${inner}`);
   }
 }
@@ -112,7 +123,9 @@ const TARGETS = [
  * are not made errors), as a draft this package reads; `undefined` when the schema cannot describe itself
  * (zod 3, valibot without `@valibot/to-json-schema`) or its converter refuses (a zod transform or date).
  */
-export function jsonSchemaOf(schema: StandardSchema): { schema: Record<string, unknown>; draft: '2020-12' | '7' } | undefined {
+export function jsonSchemaOf(
+  schema: StandardSchema,
+): { schema: Record<string, unknown>; draft: '2020-12' | '7' } | undefined {
   const convert = schema['~standard'].jsonSchema;
   if (convert === undefined || convert === null || typeof convert.input !== 'function') return undefined;
   for (const [target, draft] of TARGETS) {
@@ -132,7 +145,9 @@ export function pointerOf(path: readonly StandardPathSegment[] | undefined): str
   let out = '';
   for (const seg of path) {
     const key = typeof seg === 'object' && seg !== null ? seg.key : seg;
-    out += `/${String(typeof key === 'symbol' ? key.description : key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    out += `/${String(typeof key === 'symbol' ? key.description : key)
+      .replace(/~/g, '~0')
+      .replace(/\//g, '~1')}`;
   }
   return out;
 }

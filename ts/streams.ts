@@ -35,7 +35,9 @@ export class ChunkDecoder {
     let text: string;
     if (typeof chunk === 'string') text = chunk;
     else if (!ArrayBuffer.isView(chunk) && !(chunk instanceof ArrayBuffer)) {
-      throw new TypeError(`clean stream: chunks must be strings or bytes, got ${chunk === null ? 'null' : typeof chunk}`);
+      throw new TypeError(
+        `clean stream: chunks must be strings or bytes, got ${chunk === null ? 'null' : typeof chunk}`,
+      );
     } else {
       this.#decoder ??= new TextDecoder('utf-8');
       text = this.#decoder.decode(chunk, { stream: true });

@@ -28,7 +28,9 @@ export function initFromBytes(bytes: ArrayBuffer | ArrayBufferView | WebAssembly
 }
 
 /** Initializes the module by fetching it (browser entry); idempotent and safe to call concurrently. */
-export function initFromUrl(url: URL | string | Request | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<void> {
+export function initFromUrl(
+  url: URL | string | Request | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module,
+): Promise<void> {
   if (ready) return Promise.resolve();
   pending ??= initAsync({ module_or_path: url }).then(
     (out) => {
@@ -59,7 +61,11 @@ const encoder = new TextEncoder();
 
 /** What Node's `Buffer` offers here: a view of memory that writes a string in a named encoding. */
 interface NodeBufferClass {
-  from(memory: ArrayBuffer, offset?: number, length?: number): Uint8Array & {
+  from(
+    memory: ArrayBuffer,
+    offset?: number,
+    length?: number,
+  ): Uint8Array & {
     write(text: string, offset: number, encoding: 'latin1'): number;
     toString(encoding: 'latin1', start?: number, end?: number): string;
   };
@@ -71,6 +77,7 @@ interface NodeBufferClass {
  */
 const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
 /** A character beyond Latin-1. V8 answers at once for a string it stores as Latin-1. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at U+0000 on purpose
 const BEYOND_LATIN1 = /[^\x00-\xff]/;
 
 /** A view of the core's input buffer, reused while it is big enough and the memory has not grown. */
@@ -187,7 +194,20 @@ export function callRepair(
 ): RawRepairOk | RawRepairErr {
   assertReady();
   const form = narrowForm(narrow);
-  return decodeResult(readOutput(repairText(writeInput(bounded(text, maxInputLength)), maxDepth, maxInputLength, forbid, assumeInvalid, report, form), form === FORMS.latin1));
+  return decodeResult(
+    readOutput(
+      repairText(
+        writeInput(bounded(text, maxInputLength)),
+        maxDepth,
+        maxInputLength,
+        forbid,
+        assumeInvalid,
+        report,
+        form,
+      ),
+      form === FORMS.latin1,
+    ),
+  );
 }
 
 /** Cleaner options as the core takes them: validated, defaults filled in, tag pairs flattened. */
@@ -254,7 +274,13 @@ function decodeResult(out: string): RawRepairOk | RawRepairErr {
 }
 
 /** A streaming JSON parser in the core (options as for {@link callRepair}). */
-export function newPartialJson(maxDepth: number, maxInputLength: number, forbid: string, validUnbounded: boolean, reasoningFirst: boolean): CorePartialJson {
+export function newPartialJson(
+  maxDepth: number,
+  maxInputLength: number,
+  forbid: string,
+  validUnbounded: boolean,
+  reasoningFirst: boolean,
+): CorePartialJson {
   assertReady();
   const core = new PartialJson(maxDepth, maxInputLength, forbid, validUnbounded, reasoningFirst);
   // UTF-16 units passed on so far: past the limit, the rest of the stream stays out of wasm memory.
@@ -289,7 +315,14 @@ export interface CoreSchema {
   /** `{valid, issues}` as JSON text for the value whose JSON text is given. */
   validate(json: string): string;
   /** The extraction result as JSON text (see `schema::extracted_json`, with `span` and `repairs`). */
-  extract(text: string, maxDepth: number, maxInputLength: number, forbid: string, forbidCoercions: string, skip: number): string;
+  extract(
+    text: string,
+    maxDepth: number,
+    maxInputLength: number,
+    forbid: string,
+    forbidCoercions: string,
+    skip: number,
+  ): string;
   free(): void;
 }
 

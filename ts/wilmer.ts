@@ -69,7 +69,9 @@ export function wilmerCleanOptions(
     expectOnlyClosingThinkTag: Boolean(e.expectOnlyClosingThinkTag),
     keepTextWithoutClosingTag: true,
     responseStartTextToRemove: w.removeCustomTextFromResponseStart ? (w.responseStartTextToRemove ?? []) : [],
-    responseStartTextToRemoveEndpointWide: e.removeCustomTextFromResponseStartEndpointWide ? (e.responseStartTextToRemoveEndpointWide ?? []) : [],
+    responseStartTextToRemoveEndpointWide: e.removeCustomTextFromResponseStartEndpointWide
+      ? (e.responseStartTextToRemoveEndpointWide ?? [])
+      : [],
     removeTimestampPrefix: Boolean(w.addDiscussionIdTimestampsForLLM),
     removeAssistantPrefix: Boolean(settings.removeAssistantPrefix),
     trim: Boolean(e.trimBeginningAndEndLineBreaks),

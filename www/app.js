@@ -74,7 +74,9 @@ function highlight(text, repairs) {
 function focusRepair(i) {
   for (const el of document.querySelectorAll('.active')) el.classList.remove('active');
   const item = document.querySelector(`#repairs li[data-repair="${i}"]`);
-  const mark = [...document.querySelectorAll('#highlighted mark')].find((m) => m.dataset.repairs.split(' ').includes(String(i)));
+  const mark = [...document.querySelectorAll('#highlighted mark')].find((m) =>
+    m.dataset.repairs.split(' ').includes(String(i)),
+  );
   item?.classList.add('active');
   mark?.classList.add('active');
   mark?.scrollIntoView({ block: 'nearest' });
@@ -182,9 +184,16 @@ function renderSchema(text) {
   badge.textContent = r.ok ? 'valid' : `${r.issues.length} issue${r.issues.length === 1 ? '' : 's'}`;
   badge.className = `badge ${r.ok ? 'valid' : 'error'}`;
   $('extracted').textContent = show(r.value);
-  issues.innerHTML = r.issues.map((i) => cells([i.path === '' ? '(root)' : i.path, i.keyword, i.message])).join('') || '<tr><td colspan="3" class="muted">none</td></tr>';
-  coercions.innerHTML = r.coercions.map((c) => cells([c.path === '' ? '(root)' : c.path, JSON.stringify(c.from), JSON.stringify(c.to), c.rule])).join('') || '<tr><td colspan="4" class="muted">none</td></tr>';
-  $('correction').textContent = r.ok ? '(the answer matches: nothing would be sent)' : buildCorrectionPrompt({ issues: r.issues, invalidOutput: text, schema });
+  issues.innerHTML =
+    r.issues.map((i) => cells([i.path === '' ? '(root)' : i.path, i.keyword, i.message])).join('') ||
+    '<tr><td colspan="3" class="muted">none</td></tr>';
+  coercions.innerHTML =
+    r.coercions
+      .map((c) => cells([c.path === '' ? '(root)' : c.path, JSON.stringify(c.from), JSON.stringify(c.to), c.rule]))
+      .join('') || '<tr><td colspan="4" class="muted">none</td></tr>';
+  $('correction').textContent = r.ok
+    ? '(the answer matches: nothing would be sent)'
+    : buildCorrectionPrompt({ issues: r.issues, invalidOutput: text, schema });
 }
 
 // ----- stream replay -----
@@ -242,7 +251,8 @@ function step() {
       same = false;
     }
     $('stream-value').textContent = show(final);
-    $('stream-status').textContent = `Done: ${replay.updates} updates. ${same ? 'The final value equals parseAndRepair() of the whole response.' : 'The final value differs from parseAndRepair() of the raw response (the cleaner removed text first).'}`;
+    $('stream-status').textContent =
+      `Done: ${replay.updates} updates. ${same ? 'The final value equals parseAndRepair() of the whole response.' : 'The final value differs from parseAndRepair() of the raw response (the cleaner removed text first).'}`;
   } catch (e) {
     $('stream-status').textContent = `Done: ${e.name}: ${e.message}`;
   }
@@ -299,7 +309,8 @@ function load(i) {
 picker.addEventListener('change', () => load(Number(picker.value)));
 input.addEventListener('input', render);
 schemaInput.addEventListener('input', () => renderSchema(input.value));
-for (const id of ['opt-common-tags', 'opt-assistant']) $(id).addEventListener('change', () => (renderClean(input.value), resetReplay()));
+for (const id of ['opt-common-tags', 'opt-assistant'])
+  $(id).addEventListener('change', () => (renderClean(input.value), resetReplay()));
 $('opt-coerce').addEventListener('change', () => renderSchema(input.value));
 load(0);
 document.body.dataset.ready = 'true';

@@ -12,7 +12,16 @@ const server = await startOpenAIServer(codeAnalystModel());
 process.stderr.write(`local OpenAI-compatible model at ${server.url}\n`);
 try {
   const sample = fileURLToPath(new URL('./sample/', import.meta.url));
-  const code = await main(['--base-url', server.url, '--model', 'local-code-analyst', '--max-size', '4096', '--stream', sample]);
+  const code = await main([
+    '--base-url',
+    server.url,
+    '--model',
+    'local-code-analyst',
+    '--max-size',
+    '4096',
+    '--stream',
+    sample,
+  ]);
   process.stderr.write(`${server.requests.length} requests to the model\n`);
   // One file ends in "error" on purpose; only bad usage (2) fails the demo.
   process.exitCode = code === 2 ? 2 : 0;

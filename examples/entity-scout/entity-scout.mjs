@@ -13,7 +13,14 @@ import { pathToFileURL } from 'node:url';
 import { queryWithCorrection, createOpenAIQuery, compileSchema, SchemaValidationError } from 'llm-response-sanitizer';
 
 /** The POI types the default schema allows (`poiTypes` replaces them). */
-export const POI_TYPES = ['FunctionDefinition', 'ClassDefinition', 'MethodDefinition', 'VariableDeclaration', 'TypeDefinition', 'ImportStatement'];
+export const POI_TYPES = [
+  'FunctionDefinition',
+  'ClassDefinition',
+  'MethodDefinition',
+  'VariableDeclaration',
+  'TypeDefinition',
+  'ImportStatement',
+];
 
 /**
  * A report's `status`, with the Cognitive Triangulation Pipeline's names, and the outcome each stands for
@@ -96,14 +103,26 @@ export class EntityScout {
   constructor(config = {}) {
     this.config = { ...DEFAULT_CONFIG, ...config };
     const { fileExtensions, maxFileSize, maxRetries, poiTypes = POI_TYPES, schema } = this.config;
-    if (!Array.isArray(fileExtensions) || !fileExtensions.every((e) => typeof e === 'string')) throw new TypeError('fileExtensions must be an array of strings');
-    if (!Number.isInteger(maxFileSize) || maxFileSize < 0) throw new RangeError('maxFileSize must be a non-negative integer (bytes)');
-    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError('maxRetries must be a non-negative integer');
-    if (!Array.isArray(poiTypes) || poiTypes.length === 0 || !poiTypes.every((t) => typeof t === 'string' && t !== '')) throw new TypeError('poiTypes must be a non-empty array of names');
+    if (!Array.isArray(fileExtensions) || !fileExtensions.every((e) => typeof e === 'string'))
+      throw new TypeError('fileExtensions must be an array of strings');
+    if (!Number.isInteger(maxFileSize) || maxFileSize < 0)
+      throw new RangeError('maxFileSize must be a non-negative integer (bytes)');
+    if (!Number.isInteger(maxRetries) || maxRetries < 0)
+      throw new RangeError('maxRetries must be a non-negative integer');
+    if (!Array.isArray(poiTypes) || poiTypes.length === 0 || !poiTypes.every((t) => typeof t === 'string' && t !== ''))
+      throw new TypeError('poiTypes must be a non-empty array of names');
     this.extensions = new Set(fileExtensions.map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase()));
     this.poiTypes = poiTypes;
     // A fixed schema is compiled once (a bad one fails here, not on the first file).
-    this.schema = schema === undefined ? (lines) => poiSchema(lines, poiTypes) : typeof schema === 'function' ? schema : ((compiled) => () => compiled)(compileSchema(schema));
+    this.schema =
+      schema === undefined
+        ? (lines) => poiSchema(lines, poiTypes)
+        : typeof schema === 'function'
+          ? schema
+          : (
+              (compiled) => () =>
+                compiled
+            )(compileSchema(schema));
     this.llmClient = {
       query:
         this.config.query ??
@@ -129,21 +148,39 @@ export class EntityScout {
    * its `status` (see {@link REPORT_STATUSES}). A file too large is not read; an empty one is not sent.
    */
   async run(filePath) {
-    const report = { filePath, fileChecksum: null, language: LANGUAGES[extname(filePath).toLowerCase()] ?? 'Unknown', pois: [], status: 'COMPLETED_SUCCESS', error: null, analysisAttempts: 0 };
+    const report = {
+      filePath,
+      fileChecksum: null,
+      language: LANGUAGES[extname(filePath).toLowerCase()] ?? 'Unknown',
+      pois: [],
+      status: 'COMPLETED_SUCCESS',
+      error: null,
+      analysisAttempts: 0,
+    };
     let content;
     try {
       const { size } = await stat(filePath);
       if (size > this.config.maxFileSize) {
-        return { ...report, status: 'SKIPPED_FILE_TOO_LARGE', error: `File size ${size} exceeds the maximum allowed size of ${this.config.maxFileSize} bytes.` };
+        return {
+          ...report,
+          status: 'SKIPPED_FILE_TOO_LARGE',
+          error: `File size ${size} exceeds the maximum allowed size of ${this.config.maxFileSize} bytes.`,
+        };
       }
       report.fileChecksum = await this._calculateChecksum(filePath);
       content = await readFile(filePath, 'utf8');
     } catch (e) {
-      return { ...report, status: e?.code === 'ENOENT' ? 'FAILED_FILE_NOT_FOUND' : 'FAILED_FILE_READ_ERROR', error: `cannot read the file: ${e.message}` };
+      return {
+        ...report,
+        status: e?.code === 'ENOENT' ? 'FAILED_FILE_NOT_FOUND' : 'FAILED_FILE_READ_ERROR',
+        error: `cannot read the file: ${e.message}`,
+      };
     }
     if (content.trim() === '') return report;
     const { pois, attempts, status, error } = await this._analyzeFileContent(filePath, report.language, content);
-    return status === undefined ? { ...report, pois, analysisAttempts: attempts } : { ...report, status, error, analysisAttempts: attempts };
+    return status === undefined
+      ? { ...report, pois, analysisAttempts: attempts }
+      : { ...report, status, error, analysisAttempts: attempts };
   }
 
   /** The resilient loop: query, sanitize, validate, correct; `attempts` counts the model's answers. */
@@ -162,7 +199,12 @@ export class EntityScout {
         check: (value) =>
           poisOf(value).list.flatMap((p, i) =>
             typeof p?.startLine === 'number' && typeof p?.endLine === 'number' && p.endLine < p.startLine
-              ? [{ path: `${poisOf(value).at}/${i}/endLine`, message: `endLine ${p.endLine} is before startLine ${p.startLine}` }]
+              ? [
+                  {
+                    path: `${poisOf(value).at}/${i}/endLine`,
+                    message: `endLine ${p.endLine} is before startLine ${p.startLine}`,
+                  },
+                ]
               : [],
           ),
         onAttempt: (entry) => {
@@ -175,7 +217,11 @@ export class EntityScout {
       if (e instanceof SchemaValidationError) {
         const first = e.issues[0];
         const last = first === undefined ? e.message : `${first.path || 'root'}: ${first.message}`;
-        return { attempts: e.attempts, status: 'FAILED_VALIDATION_ERROR', error: `Failed to get valid JSON response after ${e.attempts} attempts. Last error: ${last}` };
+        return {
+          attempts: e.attempts,
+          status: 'FAILED_VALIDATION_ERROR',
+          error: `Failed to get valid JSON response after ${e.attempts} attempts. Last error: ${last}`,
+        };
       }
       if (e?.name === 'AbortError') throw e;
       return { attempts, status: 'FAILED_LLM_API_ERROR', error: `the model could not be reached: ${e.message}` };
@@ -191,7 +237,10 @@ export class EntityScout {
             `Answer with one JSON object {"pois": [...]}; each POI has "name", "type" (one of ${this.poiTypes.join(', ')}),`,
             '"startLine" and "endLine" (1-based, inclusive) and "confidence" (0 to 1).',
           ]
-        : ['Answer with one JSON value that matches this JSON Schema:', JSON.stringify(jsonSchemaOf(this.schema(lines.length)))];
+        : [
+            'Answer with one JSON value that matches this JSON Schema:',
+            JSON.stringify(jsonSchemaOf(this.schema(lines.length))),
+          ];
     return [
       'Find the points of interest in this source file: functions, classes, methods, top-level variables, types and imports.',
       ...answer,
@@ -234,7 +283,9 @@ export async function* walk(paths, accepts = () => true) {
       yield p;
       continue;
     }
-    const entries = (await readdir(p, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = (await readdir(p, { withFileTypes: true })).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
     for (const e of entries) {
       if (e.isDirectory() && (e.name === 'node_modules' || e.name.startsWith('.'))) continue;
       const path = join(p, e.name);
@@ -333,13 +384,17 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
       answers += report.analysisAttempts;
       pois += report.pois.length;
       stdout.write(`${JSON.stringify(report)}\n`);
-      stderr.write(`${report.status.padEnd(23)} ${String(report.analysisAttempts).padStart(2)} answer(s) ${String(report.pois.length).padStart(3)} POIs  ${relative(cwd, file)}${report.error === null ? '' : `  (${report.error})`}\n`);
+      stderr.write(
+        `${report.status.padEnd(23)} ${String(report.analysisAttempts).padStart(2)} answer(s) ${String(report.pois.length).padStart(3)} POIs  ${relative(cwd, file)}${report.error === null ? '' : `  (${report.error})`}\n`,
+      );
     }
   } catch (e) {
     stderr.write(`entity-scout: ${e.message}\n`);
     return 2;
   }
-  stderr.write(`files: ${counts.processed} processed, ${counts.skipped} skipped, ${counts.error} error; ${answers} answers; ${pois} POIs\n`);
+  stderr.write(
+    `files: ${counts.processed} processed, ${counts.skipped} skipped, ${counts.error} error; ${answers} answers; ${pois} POIs\n`,
+  );
   return counts.error === 0 ? 0 : 1;
 }
 

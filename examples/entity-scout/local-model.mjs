@@ -43,7 +43,7 @@ function braceEnd(lines, from) {
   let opened = false;
   for (let i = from; i < lines.length; i++) {
     for (const c of lines[i]) {
-      if (c === '{') (depth++, (opened = true));
+      if (c === '{') depth++, (opened = true);
       else if (c === '}') depth--;
     }
     if (opened && depth <= 0) return i + 1;
@@ -73,7 +73,13 @@ export function analyse({ path, lines }) {
         const indent = m[1].length;
         const name = m[2] ?? m[3];
         const kind = type === 'FunctionDefinition' && indent > 0 ? 'MethodDefinition' : type;
-        pois.push({ name, type: kind, startLine: i + 1, endLine: type === 'ImportStatement' ? i + 1 : indentEnd(lines, i, indent), confidence: 0.9 });
+        pois.push({
+          name,
+          type: kind,
+          startLine: i + 1,
+          endLine: type === 'ImportStatement' ? i + 1 : indentEnd(lines, i, indent),
+          confidence: 0.9,
+        });
         break;
       }
     });
@@ -83,11 +89,24 @@ export function analyse({ path, lines }) {
     for (const [re, type] of JS_RULES) {
       const m = re.exec(line);
       if (m === null) continue;
-      pois.push({ name: m[1], type, startLine: i + 1, endLine: type === 'ImportStatement' ? i + 1 : braceEnd(lines, i), confidence: 0.95 });
+      pois.push({
+        name: m[1],
+        type,
+        startLine: i + 1,
+        endLine: type === 'ImportStatement' ? i + 1 : braceEnd(lines, i),
+        confidence: 0.95,
+      });
       return;
     }
     const m = JS_METHOD.exec(line);
-    if (m !== null && !NOT_METHODS.has(m[1])) pois.push({ name: m[1], type: 'MethodDefinition', startLine: i + 1, endLine: braceEnd(lines, i), confidence: 0.85 });
+    if (m !== null && !NOT_METHODS.has(m[1]))
+      pois.push({
+        name: m[1],
+        type: 'MethodDefinition',
+        startLine: i + 1,
+        endLine: braceEnd(lines, i),
+        confidence: 0.85,
+      });
   });
   return pois;
 }
@@ -95,7 +114,8 @@ export function analyse({ path, lines }) {
 /** JSON the way a sloppy model writes it: single quotes, numbers as strings, trailing commas. */
 function sloppy(pois) {
   const items = pois.map(
-    (p) => `    {'name': '${p.name}', 'type': '${p.type}', 'startLine': ${p.startLine}, 'endLine': "${p.endLine}", 'confidence': "${p.confidence}",},`,
+    (p) =>
+      `    {'name': '${p.name}', 'type': '${p.type}', 'startLine': ${p.startLine}, 'endLine': "${p.endLine}", 'confidence': "${p.confidence}",},`,
   );
   return `{\n  "pois": [\n${items.join('\n')}\n  ],\n}`;
 }
@@ -109,18 +129,28 @@ export function codeAnalystModel() {
     const file = fileOf(prompt);
     if (file === undefined) return { content: 'I can only analyse source files.' };
     const correction = prompt.includes('Your previous response did not match');
-    if (file.lines.some((l) => l.includes('haunted'))) return { content: 'I sense something in this file, but I cannot say what it is.' };
+    if (file.lines.some((l) => l.includes('haunted')))
+      return { content: 'I sense something in this file, but I cannot say what it is.' };
     const pois = analyse(file);
     if (correction) return { content: JSON.stringify({ pois }), chunkSize: 16 };
     if (file.path.endsWith('.py')) {
       const forgetful = pois.map(({ name, startLine }) => ({ name, line: startLine, confidence: 0.8 }));
-      return { content: `Here are the entities I found:\n${JSON.stringify({ pois: forgetful }, null, 2)}`, chunkSize: 16 };
+      return {
+        content: `Here are the entities I found:\n${JSON.stringify({ pois: forgetful }, null, 2)}`,
+        chunkSize: 16,
+      };
     }
     if (file.path.endsWith('.ts') && pois.length > 0) {
       const [first, ...rest] = pois;
-      return { content: JSON.stringify({ pois: [{ ...first, startLine: first.endLine, endLine: first.startLine }, ...rest] }), chunkSize: 16 };
+      return {
+        content: JSON.stringify({ pois: [{ ...first, startLine: first.endLine, endLine: first.startLine }, ...rest] }),
+        chunkSize: 16,
+      };
     }
     const think = `<think>The file ${file.path} has ${file.lines.length} lines. I will list its declarations.</think>`;
-    return { content: `${think}\nSure! Here is the analysis:\n\`\`\`json\n${sloppy(pois)}\n\`\`\`\nLet me know if you need more.`, chunkSize: 16 };
+    return {
+      content: `${think}\nSure! Here is the analysis:\n\`\`\`json\n${sloppy(pois)}\n\`\`\`\nLet me know if you need more.`,
+      chunkSize: 16,
+    };
   };
 }

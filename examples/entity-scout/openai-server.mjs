@@ -26,9 +26,18 @@ export async function startOpenAIServer(respond) {
       } catch {
         body = undefined;
       }
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions' || body === undefined || !Array.isArray(body.messages)) {
+      if (
+        req.method !== 'POST' ||
+        req.url !== '/v1/chat/completions' ||
+        body === undefined ||
+        !Array.isArray(body.messages)
+      ) {
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `bad request: ${req.method} ${req.url}`, type: 'invalid_request_error' } }));
+        res.end(
+          JSON.stringify({
+            error: { message: `bad request: ${req.method} ${req.url}`, type: 'invalid_request_error' },
+          }),
+        );
         return;
       }
       const request = { body, headers: req.headers, prompt: body.messages.at(-1)?.content ?? '' };
@@ -62,7 +71,14 @@ function send(res, step, stream, model) {
   }
   if (step.status !== undefined) {
     res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
-    res.end(JSON.stringify({ error: { message: step.error ?? `status ${step.status}`, type: step.status === 429 ? 'rate_limit_exceeded' : 'server_error' } }));
+    res.end(
+      JSON.stringify({
+        error: {
+          message: step.error ?? `status ${step.status}`,
+          type: step.status === 429 ? 'rate_limit_exceeded' : 'server_error',
+        },
+      }),
+    );
     return;
   }
   const id = 'chatcmpl-local';
@@ -71,20 +87,47 @@ function send(res, step, stream, model) {
   const text = tool ? step.toolArguments : (step.content ?? step.after ?? '');
   if (!stream) {
     const message = tool
-      ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: step.name ?? 'answer', arguments: text } }] }
+      ? {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: step.name ?? 'answer', arguments: text } }],
+        }
       : { role: 'assistant', content: text };
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: step.finishReason ?? (tool ? 'tool_calls' : 'stop') }] }));
+    res.end(
+      JSON.stringify({
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: [{ index: 0, message, finish_reason: step.finishReason ?? (tool ? 'tool_calls' : 'stop') }],
+      }),
+    );
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const event = (delta, finish = null) => `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const event = (delta, finish = null) =>
+    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   res.write(': a comment line, which clients ignore\n\n');
   res.write(event({ role: 'assistant', content: '' }));
   const size = step.chunkSize ?? 7;
   for (let i = 0; i < text.length; i += size) {
     const piece = text.slice(i, i + size);
-    res.write(event(tool ? { tool_calls: [{ index: 0, ...(i === 0 ? { id: 'call_1', type: 'function' } : {}), function: { ...(i === 0 ? { name: step.name ?? 'answer' } : {}), arguments: piece } }] } : { content: piece }));
+    res.write(
+      event(
+        tool
+          ? {
+              tool_calls: [
+                {
+                  index: 0,
+                  ...(i === 0 ? { id: 'call_1', type: 'function' } : {}),
+                  function: { ...(i === 0 ? { name: step.name ?? 'answer' } : {}), arguments: piece },
+                },
+              ],
+            }
+          : { content: piece },
+      ),
+    );
   }
   if (step.streamError !== undefined) {
     res.end(`data: ${JSON.stringify({ error: { message: step.streamError, type: 'server_error' } })}\n\n`);

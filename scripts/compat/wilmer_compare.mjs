@@ -12,9 +12,14 @@ for (const c of cases) {
   for (let i = 0; i < c.text.length; i += c.size) streamed += stream.push(c.text.slice(i, i + c.size));
   streamed += stream.finish();
   stream.free();
-  for (const [name, ours, theirs] of [['post_process_llm_output', clean(c.text, full), c.full], ['remove_thinking_from_text', clean(c.text, think), c.think], ['StreamingThinkRemover', streamed, c.streamed]]) {
+  for (const [name, ours, theirs] of [
+    ['post_process_llm_output', clean(c.text, full), c.full],
+    ['remove_thinking_from_text', clean(c.text, think), c.think],
+    ['StreamingThinkRemover', streamed, c.streamed],
+  ]) {
     if (ours === theirs) continue;
-    if (differ[name]++ < 3) console.log(name, JSON.stringify({ text: c.text, endpoint: c.endpoint, node: c.node, ours, theirs }));
+    if (differ[name]++ < 3)
+      console.log(name, JSON.stringify({ text: c.text, endpoint: c.endpoint, node: c.node, ours, theirs }));
   }
 }
 console.log(`${cases.length} cases; differences:`, differ);

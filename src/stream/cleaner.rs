@@ -14,6 +14,9 @@
 //! starting at the end of the text, the longest custom prefix, a bounded run while a timestamp may be
 //! arriving, the ten bytes of `Assistant:`, and trailing whitespace while trimming. Inside a reasoning
 //! block the block itself is held, since it comes back if the stream ends before its closing tag.
+//!
+//! One file, although long: both stages are steps of one state machine over one buffer, and the
+//! hold-back rules above are only checkable side by side (its tests are the last 40 lines).
 
 use super::find::{Found, Tags};
 use super::sub;

@@ -19,7 +19,15 @@ const run = promisify(execFile);
 
 /** Instructions executed by `work ENGINE SHAPE BYTES` (valgrind reports them on stderr). */
 async function count(engine, shape, bytes) {
-  const args = ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', work, engine, shape, String(bytes)];
+  const args = [
+    '--tool=cachegrind',
+    '--cache-sim=no',
+    '--cachegrind-out-file=/dev/null',
+    work,
+    engine,
+    shape,
+    String(bytes),
+  ];
   const { stderr } = await run('valgrind', args, { maxBuffer: 1 << 20 });
   const m = /I\s+refs:\s+([\d,]+)/.exec(stderr);
   assert.ok(m, `no instruction count in valgrind's output for ${engine} '${shape}' ${bytes}: ${stderr}`);
@@ -56,11 +64,20 @@ for (const [engine, shape] of cases) {
     const ratio = large / small;
     rows.push(`| ${engine} | ${shape} | ${(small / 100_000).toFixed(1)} | ${ratio.toFixed(2)} |`);
     assert.ok(small > 0, 'the 100 KB run did some work');
-    assert.ok(ratio <= LIMIT, `${engine} on '${shape}': ${large} instructions for 1 MB, ${small} for 100 KB (ratio ${ratio.toFixed(1)})`);
+    assert.ok(
+      ratio <= LIMIT,
+      `${engine} on '${shape}': ${large} instructions for 1 MB, ${small} for 100 KB (ratio ${ratio.toFixed(1)})`,
+    );
   });
 }
 
 test('the table of work', () => {
   assert.equal(rows.length, cases.length);
-  console.log(['| engine | shape | instructions per byte at 100 KB | 1 MB / 100 KB |', '| --- | --- | ---: | ---: |', ...rows].join('\n'));
+  console.log(
+    [
+      '| engine | shape | instructions per byte at 100 KB | 1 MB / 100 KB |',
+      '| --- | --- | ---: | ---: |',
+      ...rows,
+    ].join('\n'),
+  );
 });

@@ -36,7 +36,10 @@ function app(name, main, { module = true, script = 'dist/main.js' } = {}) {
   const dir = join(scratch, name);
   mkdirSync(join(dir, 'src'), { recursive: true });
   writeFileSync(join(dir, 'src/main.js'), main);
-  writeFileSync(join(dir, 'index.html'), `<!doctype html><link rel="icon" href="data:,"><script ${module ? 'type="module" ' : ''}src="./${script}"></script>`);
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html><link rel="icon" href="data:,"><script ${module ? 'type="module" ' : ''}src="./${script}"></script>`,
+  );
   return dir;
 }
 
@@ -60,13 +63,29 @@ const made = (name) => requests.filter((p) => p.startsWith(`/${name}/`));
 
 test('esbuild, no configuration: the default entry bundles and runs (the .wasm falls back to its inline copy)', async () => {
   const dir = app('esbuild-plain', entry(`import * as api from 'llm-response-sanitizer';`));
-  await esbuild.build({ entryPoints: [join(dir, 'src/main.js')], bundle: true, format: 'esm', outdir: join(dir, 'dist'), logLevel: 'silent' });
+  await esbuild.build({
+    entryPoints: [join(dir, 'src/main.js')],
+    bundle: true,
+    format: 'esm',
+    outdir: join(dir, 'dist'),
+    logLevel: 'silent',
+  });
   await checkPage(browser, `${base}esbuild-plain/index.html`, fixtures, { missingWasm: true });
-  assert.deepEqual(made('esbuild-plain'), ['/esbuild-plain/index.html', '/esbuild-plain/dist/main.js', '/esbuild-plain/pkg/llm_response_sanitizer_bg.wasm']);
+  assert.deepEqual(made('esbuild-plain'), [
+    '/esbuild-plain/index.html',
+    '/esbuild-plain/dist/main.js',
+    '/esbuild-plain/pkg/llm_response_sanitizer_bg.wasm',
+  ]);
 });
 
 test('esbuild with the .wasm as a file (`llm-response-sanitizer/wasm`, file loader, code splitting): the inline copy is never fetched', async () => {
-  const dir = app('esbuild-file', entry(`import * as api from 'llm-response-sanitizer';\nimport wasmUrl from 'llm-response-sanitizer/wasm';`, 'api.init(new URL(wasmUrl, import.meta.url))'));
+  const dir = app(
+    'esbuild-file',
+    entry(
+      `import * as api from 'llm-response-sanitizer';\nimport wasmUrl from 'llm-response-sanitizer/wasm';`,
+      'api.init(new URL(wasmUrl, import.meta.url))',
+    ),
+  );
   await esbuild.build({
     entryPoints: [join(dir, 'src/main.js')],
     bundle: true,
@@ -79,7 +98,10 @@ test('esbuild with the .wasm as a file (`llm-response-sanitizer/wasm`, file load
   const before = requests.length;
   await checkPage(browser, `${base}esbuild-file/index.html`, fixtures);
   const fetched = requests.slice(before);
-  assert.ok(fetched.some((p) => p.endsWith('.wasm')), fetched.join(' '));
+  assert.ok(
+    fetched.some((p) => p.endsWith('.wasm')),
+    fetched.join(' '),
+  );
   // The inline copy is a chunk of its own, fetched by nobody.
   const copy = readdirSync(join(dir, 'dist')).filter((f) => f.startsWith('llm_response_sanitizer_bg.wasm.base64'));
   assert.equal(copy.length, 1, readdirSync(join(dir, 'dist')).join(' '));
@@ -90,14 +112,30 @@ test('esbuild with the .wasm as a file (`llm-response-sanitizer/wasm`, file load
 test('webpack 5, production, no configuration beyond the entry: the .wasm is emitted as an asset and fetched', async () => {
   const dir = app('webpack', entry(`import * as api from 'llm-response-sanitizer';`), { module: false });
   const stats = await new Promise((done, fail) =>
-    webpack({ mode: 'production', context: dir, entry: './src/main.js', output: { path: join(dir, 'dist'), filename: 'main.js' }, performance: { hints: false } }, (e, s) => (e ? fail(e) : done(s))),
+    webpack(
+      {
+        mode: 'production',
+        context: dir,
+        entry: './src/main.js',
+        output: { path: join(dir, 'dist'), filename: 'main.js' },
+        performance: { hints: false },
+      },
+      (e, s) => (e ? fail(e) : done(s)),
+    ),
   );
   assert.ok(!stats.hasErrors(), stats.toString('errors-only'));
   assert.ok(readdirSync(join(dir, 'dist')).some((f) => f.endsWith('.wasm')));
   await checkPage(browser, `${base}webpack/index.html`, fixtures);
   const fetched = made('webpack');
-  assert.ok(fetched.some((p) => p.endsWith('.wasm')), fetched.join(' '));
-  assert.deepEqual(fetched.filter((p) => p.endsWith('.js')), ['/webpack/dist/main.js'], 'the inline copy is not fetched');
+  assert.ok(
+    fetched.some((p) => p.endsWith('.wasm')),
+    fetched.join(' '),
+  );
+  assert.deepEqual(
+    fetched.filter((p) => p.endsWith('.js')),
+    ['/webpack/dist/main.js'],
+    'the inline copy is not fetched',
+  );
 });
 
 test('Rollup with node-resolve: the inline entry (one file) and the default entry (the inline copy as a lazy chunk)', async () => {
@@ -106,7 +144,11 @@ test('Rollup with node-resolve: the inline entry (one file) and the default entr
     ['rollup-default', 'llm-response-sanitizer'],
   ]) {
     const dir = app(name, entry(`import * as api from '${specifier}';`));
-    const bundle = await rollup({ input: join(dir, 'src/main.js'), plugins: [nodeResolve({ browser: true, rootDir: dir })], onwarn: () => {} });
+    const bundle = await rollup({
+      input: join(dir, 'src/main.js'),
+      plugins: [nodeResolve({ browser: true, rootDir: dir })],
+      onwarn: () => {},
+    });
     await bundle.write({ dir: join(dir, 'dist'), format: 'es' });
     await bundle.close();
     await checkPage(browser, `${base}${name}/index.html`, fixtures, { missingWasm: name === 'rollup-default' });
@@ -121,17 +163,27 @@ test('the one-file build: a page imports dist/standalone.js and makes no other r
   );
   const before = requests.length;
   await checkPage(browser, `${base}standalone.html`, fixtures);
-  assert.deepEqual(requests.slice(before), ['/standalone.html', '/node_modules/llm-response-sanitizer/dist/standalone.js']);
+  assert.deepEqual(requests.slice(before), [
+    '/standalone.html',
+    '/node_modules/llm-response-sanitizer/dist/standalone.js',
+  ]);
 });
 
 test("Vite's dev server with no optimizeDeps exclude: the pre-bundled package still loads its WebAssembly", async () => {
   const dir = join(scratch, 'vite-dev');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'index.html'), `<!doctype html><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>`);
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>`,
+  );
   writeFileSync(join(dir, 'main.js'), entry(`import * as api from 'llm-response-sanitizer';`));
   writeFileSync(join(dir, 'vite.config.mjs'), `export default { logLevel: 'error', clearScreen: false };`);
   const port = await freePort();
-  const vite = spawn(join(repo, 'node_modules/.bin/vite'), ['--config', 'vite.config.mjs', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: dir, stdio: 'ignore' });
+  const vite = spawn(
+    join(repo, 'node_modules/.bin/vite'),
+    ['--config', 'vite.config.mjs', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+    { cwd: dir, stdio: 'ignore' },
+  );
   try {
     const url = `http://127.0.0.1:${port}/`;
     for (let tries = 0; ; tries++) {
@@ -176,7 +228,12 @@ export default {
     conditions: ['workerd', 'worker', 'browser'],
     write: false,
     logLevel: 'silent',
-    plugins: [{ name: 'wasm-module', setup: (b) => b.onResolve({ filter: /\.wasm$/ }, () => ({ path: './sanitizer.wasm', external: true })) }],
+    plugins: [
+      {
+        name: 'wasm-module',
+        setup: (b) => b.onResolve({ filter: /\.wasm$/ }, () => ({ path: './sanitizer.wasm', external: true })),
+      },
+    ],
   });
   const wasm = readFileSync(join(scratch, 'node_modules/llm-response-sanitizer/pkg/llm_response_sanitizer_bg.wasm'));
   const mf = new Miniflare({

@@ -19,7 +19,11 @@ before(async () => {
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   // Offline: any request that is not to the local server fails the test.
-  await page.route('**/*', (route) => (route.request().url().startsWith(base) ? route.continue() : (errors.push(`external request ${route.request().url()}`), route.abort())));
+  await page.route('**/*', (route) =>
+    route.request().url().startsWith(base)
+      ? route.continue()
+      : (errors.push(`external request ${route.request().url()}`), route.abort()),
+  );
   await page.goto(base);
   await page.waitForSelector('body[data-ready="true"]');
   mkdirSync(shots, { recursive: true });
@@ -35,7 +39,8 @@ test('the first sample is repaired, its repairs listed and marked; clicking a re
   assert.deepEqual(first.notes, [{ text: 'Goblin flees at low HP', subject: 'goblin' }]);
   assert.equal(await page.textContent('#status'), 'repaired');
   const kinds = await page.$$eval('#repairs code', (els) => els.map((e) => e.textContent));
-  for (const k of ['reasoning_removed', 'code_fence', 'trailing_comma']) assert.ok(kinds.includes(k), `${k} in ${kinds}`);
+  for (const k of ['reasoning_removed', 'code_fence', 'trailing_comma'])
+    assert.ok(kinds.includes(k), `${k} in ${kinds}`);
   await page.click('#repairs li:last-child');
   assert.equal(await page.$$eval('#highlighted mark.active', (m) => m.length), 1);
   assert.equal(await page.$$eval('#repairs li.active', (m) => m.length), 1);
@@ -45,10 +50,25 @@ test('the first sample is repaired, its repairs listed and marked; clicking a re
 test('a pasted response: value, status, repair kinds and a mark on each repaired place', async () => {
   const pasted = "Sure!\n{'name': 'Ada', 'active': True, tags: ['x',], mood: “calm”, # note\n 'n': 1,";
   await page.fill('#input', pasted);
-  assert.deepEqual(JSON.parse(await page.textContent('#output')), { name: 'Ada', active: true, tags: ['x'], mood: 'calm', n: 1 });
+  assert.deepEqual(JSON.parse(await page.textContent('#output')), {
+    name: 'Ada',
+    active: true,
+    tags: ['x'],
+    mood: 'calm',
+    n: 1,
+  });
   assert.equal(await page.textContent('#status'), 'repaired');
   const kinds = await page.$$eval('#repairs code', (els) => els.map((e) => e.textContent));
-  for (const k of ['single_quotes', 'python_literal', 'unquoted_key', 'trailing_comma', 'curly_quotes', 'comment', 'unclosed_container']) assert.ok(kinds.includes(k), k);
+  for (const k of [
+    'single_quotes',
+    'python_literal',
+    'unquoted_key',
+    'trailing_comma',
+    'curly_quotes',
+    'comment',
+    'unclosed_container',
+  ])
+    assert.ok(kinds.includes(k), k);
   const marks = await page.$$eval('#highlighted mark', (els) => els.map((e) => e.textContent));
   assert.ok(marks.includes('T'), `a mark on True: ${marks}`);
   assert.ok(marks.includes('#'), `a mark on the comment: ${marks}`);
@@ -80,7 +100,9 @@ test('the schema editor: coercions on a valid turn; every issue and the correcti
   await page.click('#tab-schema');
   assert.equal(await page.textContent('#schema-badge'), 'valid');
   assert.equal(JSON.parse(await page.textContent('#extracted')).chosenIndex, 3);
-  const coercion = await page.$$eval('#coercions tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  const coercion = await page.$$eval('#coercions tbody tr', (rows) =>
+    rows.map((r) => [...r.cells].map((c) => c.textContent)),
+  );
   assert.deepEqual(coercion, [['/chosenIndex', '"3"', '3', 'string_to_integer']]);
   assert.match(await page.textContent('#correction'), /nothing would be sent/);
   await page.uncheck('#opt-coerce');
@@ -89,8 +111,15 @@ test('the schema editor: coercions on a valid turn; every issue and the correcti
 
   await page.selectOption('#samples', '4');
   assert.equal(await page.textContent('#schema-badge'), '4 issues');
-  const issues = await page.$$eval('#issues tbody tr', (rows) => rows.map((r) => `${r.cells[0].textContent} ${r.cells[1].textContent}`));
-  assert.deepEqual(issues.sort(), ['/chosenIndex minimum', '/mood additionalProperties', '/speech minLength', '/thoughts required']);
+  const issues = await page.$$eval('#issues tbody tr', (rows) =>
+    rows.map((r) => `${r.cells[0].textContent} ${r.cells[1].textContent}`),
+  );
+  assert.deepEqual(issues.sort(), [
+    '/chosenIndex minimum',
+    '/mood additionalProperties',
+    '/speech minLength',
+    '/thoughts required',
+  ]);
   const prompt = await page.textContent('#correction');
   assert.match(prompt, /missing required property "thoughts"/);
   assert.match(prompt, /property "mood" is not allowed/);
@@ -118,7 +147,11 @@ test('the stream replay: the partial value grows chunk by chunk and ends as pars
   }
   assert.ok(speeches.length >= 2, `the speech grew: ${JSON.stringify(speeches)}`);
   assert.ok(speeches.every((s, i) => i === 0 || s.startsWith(speeches[i - 1])));
-  assert.doesNotMatch(await page.textContent('#stream-text'), /goblin is wounded/, 'the think block never reaches the cleaned stream');
+  assert.doesNotMatch(
+    await page.textContent('#stream-text'),
+    /goblin is wounded/,
+    'the think block never reaches the cleaned stream',
+  );
   await page.screenshot({ path: `${shots}/demo-stream-partial.png` });
   // Then play the rest at full speed.
   await page.fill('#speed', '0');

@@ -16,7 +16,14 @@ let scratch, server, base, browser;
 before(async () => {
   let files;
   ({ scratch, files } = installScratch('lrs-pack-'));
-  for (const needed of ['pkg/llm_response_sanitizer_bg.wasm', 'pkg/llm_response_sanitizer.js', 'dist/node.js', 'dist/browser.js', 'dist/index.d.ts', 'package.json']) {
+  for (const needed of [
+    'pkg/llm_response_sanitizer_bg.wasm',
+    'pkg/llm_response_sanitizer.js',
+    'dist/node.js',
+    'dist/browser.js',
+    'dist/index.d.ts',
+    'package.json',
+  ]) {
     assert.ok(files.includes(needed), `tarball lacks ${needed}: ${files.join(', ')}`);
   }
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('target/')), 'tarball ships sources or build dirs');
@@ -40,7 +47,12 @@ test('the installed wasm is at most 100,000 bytes gzipped', () => {
 });
 
 test('Node ESM import of the installed tarball', () => {
-  const out = execFileSync('node', ['--input-type=module', '-e', `
+  const out = execFileSync(
+    'node',
+    [
+      '--input-type=module',
+      '-e',
+      `
     import { init, parseAndRepair, JsonRepairError } from 'llm-response-sanitizer';
     await init();
     const v = parseAndRepair("<think>x</think>{'a': True,}");
@@ -53,8 +65,19 @@ test('Node ESM import of the installed tarball', () => {
     const partial = JSON.stringify(p.push("{'hp': 10, 'log': ['hi").value);
     const { extract } = await import('llm-response-sanitizer');
     const x = extract('<think>{"n": 0}</think>{"n": "7", "id": "ab"}', { properties: { n: { type: 'integer', minimum: 1 }, id: { pattern: '^[a-z]+$' } } }).value;
-    console.log(JSON.stringify({ v, kind, c, one: clean('<think>x</think> Hi 😀 '), partial, final: p.finish(), x }));`], { cwd: scratch, encoding: 'utf8' });
-  assert.deepEqual(JSON.parse(out), { v: { a: true }, kind: 'no_json', c: 'Hi 😀', one: 'Hi 😀', partial: '{"hp":10,"log":["hi"]}', final: { hp: 10, log: ['hi'] }, x: { n: 7, id: 'ab' } });
+    console.log(JSON.stringify({ v, kind, c, one: clean('<think>x</think> Hi 😀 '), partial, final: p.finish(), x }));`,
+    ],
+    { cwd: scratch, encoding: 'utf8' },
+  );
+  assert.deepEqual(JSON.parse(out), {
+    v: { a: true },
+    kind: 'no_json',
+    c: 'Hi 😀',
+    one: 'Hi 😀',
+    partial: '{"hp":10,"log":["hi"]}',
+    final: { hp: 10, log: ['hi'] },
+    x: { n: 7, id: 'ab' },
+  });
 });
 
 test('Node require() of the installed tarball, also where require() cannot load ES modules (as in Jest)', () => {
@@ -76,23 +99,29 @@ test('the installed command line (the bin npm links) repairs, cleans and runs a 
   const run = (args, input) => execFileSync(bin, args, { cwd: scratch, encoding: 'utf8', input });
   assert.equal(run(['repair'], "<think>x</think>Sure: {'a': [1, 2,],}"), '{"a":[1,2]}\n');
   assert.equal(run(['clean'], '<think>x</think>  Hello.  '), 'Hello.\n');
-  assert.equal(run(['repair', '--jsonl'], '"[1,"\n"Sure: {\\"b\\": 2,}"\n'), '{"ok":true,"value":[1]}\n{"ok":true,"value":{"b":2}}\n');
+  assert.equal(
+    run(['repair', '--jsonl'], '"[1,"\n"Sure: {\\"b\\": 2,}"\n'),
+    '{"ok":true,"value":[1]}\n{"ok":true,"value":{"b":2}}\n',
+  );
   assert.match(run(['--help']), /^NAME\n/);
   assert.equal(run(['--version']).trim(), JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version);
 });
 
 test('a browser page without a bundler imports the package and runs the corpus', async () => {
-  writeFileSync(join(scratch, 'plain.html'), `<!doctype html><link rel="icon" href="data:,"><script type="module">
+  writeFileSync(
+    join(scratch, 'plain.html'),
+    `<!doctype html><link rel="icon" href="data:,"><script type="module">
     import * as api from './node_modules/llm-response-sanitizer/dist/browser.js';
     await api.init();
     await api.init();
     window.api = api;
     document.title = 'ready';
-  </script>`);
+  </script>`,
+  );
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(base + 'plain.html');
+  await page.goto(`${base}plain.html`);
   await page.waitForFunction(() => document.title === 'ready');
   const { bad, count } = await corpusInPage(page);
   assert.ok(count >= 80);
@@ -106,7 +135,9 @@ test('a browser page without a bundler imports the package and runs the corpus',
 test('a module Web Worker imports the package and runs the corpus off the main thread', async () => {
   // The worker answers {fn, arg} with fn(arg), fn being one of the corpus runners above, so the page and
   // the worker run the same checks.
-  writeFileSync(join(scratch, 'worker.js'), `import * as api from './node_modules/llm-response-sanitizer/dist/browser.js';
+  writeFileSync(
+    join(scratch, 'worker.js'),
+    `import * as api from './node_modules/llm-response-sanitizer/dist/browser.js';
     await api.init();
     self.window = self;
     self.api = api;
@@ -118,8 +149,11 @@ test('a module Web Worker imports the package and runs the corpus off the main t
         self.postMessage({ ok: false, error: String(err && err.stack || err) });
       }
     };
-    self.postMessage({ ready: typeof document === 'undefined' });`);
-  writeFileSync(join(scratch, 'worker.html'), `<!doctype html><link rel="icon" href="data:,"><script type="module">
+    self.postMessage({ ready: typeof document === 'undefined' });`,
+  );
+  writeFileSync(
+    join(scratch, 'worker.html'),
+    `<!doctype html><link rel="icon" href="data:,"><script type="module">
     const worker = new Worker('./worker.js', { type: 'module' });
     worker.onerror = (e) => { document.title = 'worker error: ' + e.message; };
     worker.onmessage = (e) => { document.title = e.data.ready ? 'ready' : 'worker has a document'; };
@@ -127,11 +161,12 @@ test('a module Web Worker imports the package and runs the corpus off the main t
       worker.onmessage = (e) => (e.data.ok ? done(e.data.result) : fail(new Error(e.data.error)));
       worker.postMessage({ fn, arg });
     });
-  </script>`);
+  </script>`,
+  );
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(base + 'worker.html');
+  await page.goto(`${base}worker.html`);
   await page.waitForFunction(() => document.title !== '');
   assert.equal(await page.title(), 'ready');
   const inWorker = (fn, arg) => page.evaluate(([fn, arg]) => window.inWorker(fn, arg), [fn.toString(), arg]);
@@ -149,17 +184,27 @@ test('a module Web Worker imports the package and runs the corpus off the main t
 test('a Vite production build of an app that imports the package', async () => {
   const app = join(scratch, 'vite-app');
   mkdirSync(app, { recursive: true });
-  writeFileSync(join(app, 'index.html'), `<!doctype html><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>`);
-  writeFileSync(join(app, 'main.js'), `import * as api from 'llm-response-sanitizer';
+  writeFileSync(
+    join(app, 'index.html'),
+    `<!doctype html><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>`,
+  );
+  writeFileSync(
+    join(app, 'main.js'),
+    `import * as api from 'llm-response-sanitizer';
     await api.init();
     window.api = api;
-    document.title = 'ready';`);
+    document.title = 'ready';`,
+  );
   writeFileSync(join(app, 'vite.config.mjs'), `export default { logLevel: 'error', build: { target: 'es2022' } };`);
-  execFileSync(join(repo, 'node_modules/.bin/vite'), ['build', '--config', 'vite.config.mjs', '--base', '/vite-app/dist/'], { cwd: app, stdio: 'pipe' });
+  execFileSync(
+    join(repo, 'node_modules/.bin/vite'),
+    ['build', '--config', 'vite.config.mjs', '--base', '/vite-app/dist/'],
+    { cwd: app, stdio: 'pipe' },
+  );
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(base + 'vite-app/dist/index.html');
+  await page.goto(`${base}vite-app/dist/index.html`);
   await page.waitForFunction(() => document.title === 'ready');
   const { bad } = await corpusInPage(page);
   assert.deepEqual(bad, []);
@@ -168,14 +213,36 @@ test('a Vite production build of an app that imports the package', async () => {
 });
 
 test('the README and the shipped types speak to users: every link and file they name is shipped, no internal references', () => {
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0].files.map((f) => f.path);
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json'], {
+      cwd: repo,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  )[0].files.map((f) => f.path);
   const shipped = new Set(packed);
-  for (const needed of ['README.md', 'LICENSE', 'package.json', 'dist/standalone.js', 'dist/inline.js', 'dist/workerd.js', 'dist/cjs/index.d.cts']) assert.ok(shipped.has(needed), `tarball lacks ${needed}`);
+  for (const needed of [
+    'README.md',
+    'LICENSE',
+    'package.json',
+    'dist/standalone.js',
+    'dist/inline.js',
+    'dist/workerd.js',
+    'dist/cjs/index.d.cts',
+  ])
+    assert.ok(shipped.has(needed), `tarball lacks ${needed}`);
   const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
   assert.equal(pkg.license, 'MIT');
   assert.ok(pkg.keywords.length >= 5 && pkg.description.length > 50 && pkg.author);
   const readme = readFileSync(join(repo, 'README.md'), 'utf8');
-  const headings = new Set([...readme.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
+  const headings = new Set(
+    [...readme.matchAll(/^#+ (.+)$/gm)].map((m) =>
+      m[1]
+        .toLowerCase()
+        .replace(/[^\w\- ]/g, '')
+        .replace(/ /g, '-'),
+    ),
+  );
   const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
   assert.ok(links.length >= 3);
   for (const link of links) {
@@ -185,30 +252,56 @@ test('the README and the shipped types speak to users: every link and file they 
   }
   // Files named in code spans: a path into the package must be shipped; a subpath import must be exported.
   for (const [, span] of readme.matchAll(/`([^`\n]+)`/g)) {
-    for (const [, path] of span.matchAll(/(?:\.\/node_modules\/llm-response-sanitizer\/)?\b((?:dist|pkg)\/[\w./-]+\.\w+|[A-Z]+\.md|LICENSE)\b/g)) {
+    for (const [, path] of span.matchAll(
+      /(?:\.\/node_modules\/llm-response-sanitizer\/)?\b((?:dist|pkg)\/[\w./-]+\.\w+|[A-Z]+\.md|LICENSE)\b/g,
+    )) {
       assert.ok(shipped.has(path), `README names ${path}, which is not in the tarball`);
     }
     for (const [, sub] of span.matchAll(/\bllm-response-sanitizer\/(\w+)\b/g)) {
       if (sub === 'dist') continue;
-      assert.ok(`./${sub}` in pkg.exports, `README imports llm-response-sanitizer/${sub}, which package.json does not export`);
+      assert.ok(
+        `./${sub}` in pkg.exports,
+        `README imports llm-response-sanitizer/${sub}, which package.json does not export`,
+      );
     }
   }
   // Internal references (the specification's sections, the seed documents, repository paths) stay out of what users read.
   const internal = /SPEC\s*§|\bseed \d|seeds? 0\d\d|shared\/SPEC|\b(?:tests|src|benches|crates)\/[\w./-]+/;
   assert.doesNotMatch(readme, internal);
-  for (const f of packed.filter((f) => f.endsWith('.d.ts'))) assert.doesNotMatch(readFileSync(join(repo, f), 'utf8'), internal, f);
+  for (const f of packed.filter((f) => f.endsWith('.d.ts')))
+    assert.doesNotMatch(readFileSync(join(repo, f), 'utf8'), internal, f);
 });
 
 test('a fresh TypeScript project (Node types, no DOM) with zod: ESM and CommonJS compile against the installed package and run', () => {
   const app = join(scratch, 'ts-app');
   mkdirSync(app, { recursive: true });
   // zod as a new user adds it (from the npm cache the repository's install filled).
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `zod@${JSON.parse(readFileSync(join(repo, 'node_modules/zod/package.json'), 'utf8')).version}`], { cwd: scratch, stdio: 'ignore' });
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      `zod@${JSON.parse(readFileSync(join(repo, 'node_modules/zod/package.json'), 'utf8')).version}`,
+    ],
+    { cwd: scratch, stdio: 'ignore' },
+  );
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'ts-app', private: true, type: 'module' }));
   writeFileSync(
     join(app, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'node16', moduleResolution: 'node16', lib: ['ES2022'], types: ['node'], typeRoots: [join(repo, 'node_modules/@types')], strict: true, skipLibCheck: false, outDir: 'out' },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'node16',
+        moduleResolution: 'node16',
+        lib: ['ES2022'],
+        types: ['node'],
+        typeRoots: [join(repo, 'node_modules/@types')],
+        strict: true,
+        skipLibCheck: false,
+        outDir: 'out',
+      },
       files: ['app.ts', 'legacy.cts'],
     }),
   );
@@ -233,6 +326,11 @@ console.log(repairJson("{'a': [1, 2,]"));
 `,
   );
   execFileSync(join(repo, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
-  assert.deepEqual(JSON.parse(execFileSync('node', ['out/app.js'], { cwd: app, encoding: 'utf8' })), { index: 2, speech: 'Hi', partial: 'He', kind: 'trailing_coma' });
+  assert.deepEqual(JSON.parse(execFileSync('node', ['out/app.js'], { cwd: app, encoding: 'utf8' })), {
+    index: 2,
+    speech: 'Hi',
+    partial: 'He',
+    kind: 'trailing_coma',
+  });
   assert.equal(execFileSync('node', ['out/legacy.cjs'], { cwd: app, encoding: 'utf8' }).trim(), '{"a":[1,2]}');
 });

@@ -13,16 +13,31 @@ export const repo = fileURLToPath(new URL('../..', import.meta.url));
 /** Packs the repository and installs the tarball into a new scratch project; returns its folder and the packed file list. */
 export function installScratch(prefix) {
   const scratch = mkdtempSync(join(tmpdir(), prefix));
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], {
+      cwd: repo,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  );
   const tarball = join(scratch, packed[0].filename);
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: scratch, stdio: 'ignore' });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+    cwd: scratch,
+    stdio: 'ignore',
+  });
   return { scratch, tarball, files: packed[0].files.map((f) => f.path) };
 }
 
 /** Serves `dir` on loopback; `requests` lists every path asked for, in order. */
 export function serve(dir) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+  const types = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.mjs': 'text/javascript',
+    '.wasm': 'application/wasm',
+    '.json': 'application/json',
+  };
   const requests = [];
   return new Promise((done) => {
     const s = createServer((req, res) => {
@@ -49,14 +64,21 @@ export function serve(dir) {
 export function runRepairCorpus(fixtures) {
   const bad = [];
   // The schema engine's pattern goes through the host's RegExp (a wasm-bindgen snippet in the package).
-  const r = window.api.extract('Sure: {"code": "ab-1", "n": "2"}', { properties: { code: { pattern: '^[a-z]+-\\d$' }, n: { type: 'integer' } } });
-  if (!r.ok || r.value.n !== 2 || window.api.validate({ code: 'X' }, { properties: { code: { pattern: '^[a-z]' } } }).valid) bad.push('schema: ' + JSON.stringify(r));
+  const r = window.api.extract('Sure: {"code": "ab-1", "n": "2"}', {
+    properties: { code: { pattern: '^[a-z]+-\\d$' }, n: { type: 'integer' } },
+  });
+  if (
+    !r.ok ||
+    r.value.n !== 2 ||
+    window.api.validate({ code: 'X' }, { properties: { code: { pattern: '^[a-z]' } } }).valid
+  )
+    bad.push(`schema: ${JSON.stringify(r)}`);
   for (const f of fixtures) {
     try {
       const got = window.api.parseAndRepair(f.input);
       if (f.error || JSON.stringify(got) !== JSON.stringify(JSON.parse(f.expected))) bad.push(f.name);
     } catch (e) {
-      if (!f.error || e.kind !== f.error || e.name !== 'JsonRepairError') bad.push(f.name + ': ' + e.message);
+      if (!f.error || e.kind !== f.error || e.name !== 'JsonRepairError') bad.push(`${f.name}: ${e.message}`);
     }
     // Streamed one UTF-16 unit per chunk, the parser must finish with the same outcome.
     const p = new window.api.PartialJsonParser();
@@ -65,9 +87,10 @@ export function runRepairCorpus(fixtures) {
       for (const u of f.input.split('')) p.push(u);
       streamed = JSON.stringify(p.finish());
     } catch (e) {
-      streamed = 'error ' + e.kind;
+      streamed = `error ${e.kind}`;
     }
-    if (streamed !== (f.error ? 'error ' + f.error : JSON.stringify(JSON.parse(f.expected)))) bad.push(f.name + ' (streamed)');
+    if (streamed !== (f.error ? `error ${f.error}` : JSON.stringify(JSON.parse(f.expected))))
+      bad.push(`${f.name} (streamed)`);
   }
   return { bad, count: fixtures.length };
 }
@@ -77,14 +100,19 @@ export function runCleanCases(cases) {
   const bad = [];
   for (const c of cases) {
     const s = new window.api.StreamCleaner(c.options);
-    const streamed = c.input.split('').map((u) => s.push(u)).join('') + s.finish();
+    const streamed =
+      c.input
+        .split('')
+        .map((u) => s.push(u))
+        .join('') + s.finish();
     s.free();
     if (window.api.clean(c.input, c.options) !== c.expected || streamed !== c.expected) bad.push(c.name);
   }
   return { bad, count: cases.length };
 }
 
-export const cleanCases = () => JSON.parse(readFileSync(new URL('../fixtures/clean/cases.json', import.meta.url), 'utf8')).cases;
+export const cleanCases = () =>
+  JSON.parse(readFileSync(new URL('../fixtures/clean/cases.json', import.meta.url), 'utf8')).cases;
 
 /**
  * Opens `url`, waits for `document.title === 'ready'`, runs both corpora in the page and checks them; returns

@@ -5,14 +5,27 @@ import assert from 'node:assert/strict';
 import { generateObject, generateText, streamText, Output } from 'ai';
 import { MockLanguageModelV4, convertArrayToReadableStream } from 'ai/test';
 import { z } from 'zod';
-import { extract, extractAsync, partialJsonValues, cleanDetailed, cleanChunks, COMMON_THINK_TAGS } from 'llm-response-sanitizer';
+import {
+  extract,
+  extractAsync,
+  partialJsonValues,
+  cleanDetailed,
+  cleanChunks,
+  COMMON_THINK_TAGS,
+} from 'llm-response-sanitizer';
 
 globalThis.AI_SDK_LOG_WARNINGS = false;
 
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
 const stop = { unified: 'stop', raw: 'stop' };
 /** A model that answers `text` in one piece. */
-const answering = (text) => new MockLanguageModelV4({ doGenerate: { content: [{ type: 'text', text }], finishReason: stop, usage, warnings: [] } });
+const answering = (text) =>
+  new MockLanguageModelV4({
+    doGenerate: { content: [{ type: 'text', text }], finishReason: stop, usage, warnings: [] },
+  });
 /** A model that streams `chunks`. */
 const streaming = (chunks) =>
   new MockLanguageModelV4({
@@ -30,7 +43,10 @@ const Turn = z.object({ chosenIndex: z.number().int(), speech: z.string() });
 const messy = "<think>The user wants index 2.</think>Sure! ```json\n{'chosenIndex': '2', 'speech': 'Hi',}\n```";
 
 test('generateObject fails on a messy answer by itself, and succeeds with the repairText hook', async () => {
-  await assert.rejects(generateObject({ model: answering(messy), schema: Turn, prompt: 'Pick.' }), (e) => e.name === 'AI_NoObjectGeneratedError');
+  await assert.rejects(
+    generateObject({ model: answering(messy), schema: Turn, prompt: 'Pick.' }),
+    (e) => e.name === 'AI_NoObjectGeneratedError',
+  );
   // README: "AI SDK: repair what generateObject could not parse"
   const { object } = await generateObject({
     model: answering(messy),
@@ -56,7 +72,10 @@ test('generateText with an output that reads through extract', async () => {
   });
   const { output } = await generateText({ model: answering(messy), output: tolerant(Turn), prompt: 'Pick.' });
   assert.deepEqual(output, { chosenIndex: 2, speech: 'Hi' });
-  await assert.rejects(generateText({ model: answering('{"chosenIndex": "x"}'), output: tolerant(Turn), prompt: 'Pick.' }), /chosenIndex/);
+  await assert.rejects(
+    generateText({ model: answering('{"chosenIndex": "x"}'), output: tolerant(Turn), prompt: 'Pick.' }),
+    /chosenIndex/,
+  );
 });
 
 test('streamText: typed partial objects from textStream, reasoning never shown as the value', async () => {
@@ -76,11 +95,18 @@ test('streamText: typed partial objects from textStream, reasoning never shown a
 
 test('reasoning: the answer and the reasoning apart, one-shot and streamed', async () => {
   // README: "AI SDK: reasoning in the text"
-  const { text } = await generateText({ model: answering('<thinking>Weigh both.</thinking>\nThe answer is B.'), prompt: 'Which?' });
+  const { text } = await generateText({
+    model: answering('<thinking>Weigh both.</thinking>\nThe answer is B.'),
+    prompt: 'Which?',
+  });
   const { text: answer, reasoning } = cleanDetailed(text, { thinkTags: COMMON_THINK_TAGS });
   assert.equal(answer, 'The answer is B.');
   assert.equal(reasoning, 'Weigh both.');
   const streamed = [];
-  for await (const piece of cleanChunks(streamText({ model: streaming(['<think>Weigh', ' both.</th', 'ink>\nThe answer', ' is B.']), prompt: 'Which?' }).textStream)) streamed.push(piece);
+  for await (const piece of cleanChunks(
+    streamText({ model: streaming(['<think>Weigh', ' both.</th', 'ink>\nThe answer', ' is B.']), prompt: 'Which?' })
+      .textStream,
+  ))
+    streamed.push(piece);
   assert.equal(streamed.join(''), 'The answer is B.');
 });

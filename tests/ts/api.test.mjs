@@ -21,7 +21,10 @@ test('require() gives the same API', () => {
 test('non-string input is a TypeError with a clear message, for every entry point', () => {
   for (const bad of [undefined, null, 42, {}, ['{}'], Buffer.from('{}')]) {
     for (const fn of [parseAndRepair, repairJson, parseDetailed, api.LLMResponseSanitizer.sanitize]) {
-      assert.throws(() => fn(bad), (e) => e instanceof TypeError && /expects a string/.test(e.message));
+      assert.throws(
+        () => fn(bad),
+        (e) => e instanceof TypeError && /expects a string/.test(e.message),
+      );
     }
   }
 });
@@ -48,7 +51,7 @@ test('repair positions are UTF-16 indices into the original string, with 1-based
   assert.equal(input.slice(comma.position, comma.position + 1), ',');
   assert.equal(input.indexOf(',]'), comma.position);
   assert.equal(comma.line, 2);
-  assert.equal(comma.column, input.indexOf(',]') - input.indexOf('\n') );
+  assert.equal(comma.column, input.indexOf(',]') - input.indexOf('\n'));
   const py = r.repairs.find((x) => x.kind === 'python_literal');
   assert.equal(input.slice(py.position, py.position + 4), 'True');
   assert.equal(py.line, 3);
@@ -58,7 +61,15 @@ test('repair positions are UTF-16 indices into the original string, with 1-based
 });
 
 test('valid JSON passes through exactly as JSON.parse builds it', () => {
-  for (const t of ['-0', '"<think>x</think>"', '{"a":1,"a":2}', '[1e400]', ' "\\ud800" ', '{"__proto__": 1}', '"{\'a\': 1,}"']) {
+  for (const t of [
+    '-0',
+    '"<think>x</think>"',
+    '{"a":1,"a":2}',
+    '[1e400]',
+    ' "\\ud800" ',
+    '{"__proto__": 1}',
+    '"{\'a\': 1,}"',
+  ]) {
     assert.deepStrictEqual(parseAndRepair(t), JSON.parse(t));
     const d = parseDetailed(t);
     assert.equal(d.status, 'valid');
@@ -81,7 +92,10 @@ test('after a long run of responses that need repair, valid JSON still comes out
     assert.equal(repairJson(t), t.trim());
     run();
     const d = parseDetailed(t);
-    assert.deepStrictEqual([d.value, d.json, d.status, d.repairs, d.span.start], [JSON.parse(t), t.trim(), 'valid', [], t.length - t.trimStart().length]);
+    assert.deepStrictEqual(
+      [d.value, d.json, d.status, d.repairs, d.span.start],
+      [JSON.parse(t), t.trim(), 'valid', [], t.length - t.trimStart().length],
+    );
   }
   // Valid JSON deeper than the default maxDepth is JSON.parse's to answer, as without the run.
   const deep = '['.repeat(10_001) + ']'.repeat(10_001);
@@ -94,15 +108,23 @@ test('after a long run of responses that need repair, valid JSON still comes out
   run();
   assert.equal(Object.getPrototypeOf(parseAndRepair('{"__proto__": {"x": 1}}')), Object.prototype);
   run();
-  assert.throws(() => parseAndRepair('[1,]', { forbid: ['trailing_comma'] }), (e) => e.kind === 'repair_forbidden' && e.position === 2);
+  assert.throws(
+    () => parseAndRepair('[1,]', { forbid: ['trailing_comma'] }),
+    (e) => e.kind === 'repair_forbidden' && e.position === 2,
+  );
   run();
-  assert.throws(() => parseAndRepair('['.repeat(1_000_000)), (e) => e.kind === 'depth_limit');
+  assert.throws(
+    () => parseAndRepair('['.repeat(1_000_000)),
+    (e) => e.kind === 'depth_limit',
+  );
 });
 
 test('text reaches the core intact in every form a string takes: ASCII, Latin-1, UTF-16, lone surrogates', () => {
   // Node writes a Latin-1 string as it is and the core transcodes it; other strings go as UTF-8.
-  const latin1 = Array.from({ length: 223 }, (_, i) => String.fromCharCode(i + 33)).join('').replace(/["\\]/g, '');
-  for (const s of ['plain ascii', latin1, 'déjà vu ÿ'.repeat(40), '“curly” 😀', latin1 + '😀', 'é'.repeat(1000)]) {
+  const latin1 = Array.from({ length: 223 }, (_, i) => String.fromCharCode(i + 33))
+    .join('')
+    .replace(/["\\]/g, '');
+  for (const s of ['plain ascii', latin1, 'déjà vu ÿ'.repeat(40), '“curly” 😀', `${latin1}😀`, 'é'.repeat(1000)]) {
     const text = `{"s": ${JSON.stringify(s)},}`;
     assert.deepEqual(parseAndRepair(text), { s });
     assert.equal(repairJson(text), `{"s":${JSON.stringify(s)}}`);
@@ -121,12 +143,65 @@ test('a Latin-1 string read as it is (value only) gives what the UTF-8 route giv
   // parseAndRepair reads Latin-1 strings without transcoding; repairJson and parseDetailed take the UTF-8
   // route. Generated texts with accented letters, â/ï/Â (lead bytes of typographic sequences in UTF-8),
   // characters in U+0080..U+00BF (which decline the Latin-1 reading) and every kind of repair.
-  const pieces = ['{', '}', '[', ']', ',', ':', '"', "'", ' ', '\n', '"k": ', 'k: ', '1', 'True', 'NaN', 'é', 'â', 'ï', 'Â',
-    'ÿ', '°', '«', '\u00a0', '"é"', "'âï'", 'éa: ', '\\', '//', '/*', '*/', '```json\n', '```', '<think>', '</think>', '<|', '|>',
-    'Â'.repeat(31), '...', 'f(', ')', 'â\u0080\u009c', 'â\u0080\u009d', 'ï»¿', 'Â\u00a0', 'â\u0080\u00a6'];
+  const pieces = [
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    ':',
+    '"',
+    "'",
+    ' ',
+    '\n',
+    '"k": ',
+    'k: ',
+    '1',
+    'True',
+    'NaN',
+    'é',
+    'â',
+    'ï',
+    'Â',
+    'ÿ',
+    '°',
+    '«',
+    '\u00a0',
+    '"é"',
+    "'âï'",
+    'éa: ',
+    '\\',
+    '//',
+    '/*',
+    '*/',
+    '```json\n',
+    '```',
+    '<think>',
+    '</think>',
+    '<|',
+    '|>',
+    'Â'.repeat(31),
+    '...',
+    'f(',
+    ')',
+    'â\u0080\u009c',
+    'â\u0080\u009d',
+    'ï»¿',
+    'Â\u00a0',
+    'â\u0080\u00a6',
+  ];
   let seed = 7;
-  const next = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
-  const outcome = (f) => { try { return { value: f() }; } catch (e) { return { kind: e.kind, position: e.position }; } };
+  const next = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const outcome = (f) => {
+    try {
+      return { value: f() };
+    } catch (e) {
+      return { kind: e.kind, position: e.position };
+    }
+  };
   let values = 0;
   for (let i = 0; i < 3000; i++) {
     const text = Array.from({ length: 1 + next(24) }, () => pieces[next(pieces.length)]).join('');
@@ -135,32 +210,45 @@ test('a Latin-1 string read as it is (value only) gives what the UTF-8 route giv
     assert.deepStrictEqual(latin1, utf8, text);
     if ('value' in latin1) values++;
     const forbid = { forbid: ['unquoted_string', 'trailing_comma'] };
-    assert.deepStrictEqual(outcome(() => parseAndRepair(text, forbid)), outcome(() => JSON.parse(repairJson(text, forbid))), text);
+    assert.deepStrictEqual(
+      outcome(() => parseAndRepair(text, forbid)),
+      outcome(() => JSON.parse(repairJson(text, forbid))),
+      text,
+    );
   }
   assert.ok(values > 300, `only ${values} of the generated texts gave a value`);
   // Positions of errors from a Latin-1 string are UTF-16 indices.
-  assert.throws(() => parseAndRepair('{"é": 1, "à": [2,],}', { forbid: ['trailing_comma'] }), (e) => e.position === 16);
-  assert.throws(() => parseAndRepair('ééé', {}), (e) => e.kind === 'no_json');
-  assert.throws(() => parseAndRepair('{"é": "àààà"}x', { maxInputLength: 5 }), (e) => e.kind === 'input_too_long');
-  assert.deepStrictEqual(parseAndRepair('{"é": "àç", "°": «1»}'), { 'é': 'àç', '°': '«1»' });
+  assert.throws(
+    () => parseAndRepair('{"é": 1, "à": [2,],}', { forbid: ['trailing_comma'] }),
+    (e) => e.position === 16,
+  );
+  assert.throws(
+    () => parseAndRepair('ééé', {}),
+    (e) => e.kind === 'no_json',
+  );
+  assert.throws(
+    () => parseAndRepair('{"é": "àààà"}x', { maxInputLength: 5 }),
+    (e) => e.kind === 'input_too_long',
+  );
+  assert.deepStrictEqual(parseAndRepair('{"é": "àç", "°": «1»}'), { é: 'àç', '°': '«1»' });
 });
 
 test('results stay right when linear memory grows between calls (cached views of it are renewed)', () => {
   const small = "{'é': [1, 2,],}";
-  assert.deepStrictEqual(parseAndRepair(small), { 'é': [1, 2] });
+  assert.deepStrictEqual(parseAndRepair(small), { é: [1, 2] });
   const before = api.wasmMemorySize();
   // Larger than anything before: the input and output buffers grow, and so may memory.
   const big = `{"a": [${'"ééé", '.repeat(400_000)}],}`;
   assert.equal(parseAndRepair(big).a.length, 400_000);
   assert.equal(repairJson(big).length, big.length - 2 - 400_000 - 1);
-  assert.deepStrictEqual(parseAndRepair(small), { 'é': [1, 2] });
+  assert.deepStrictEqual(parseAndRepair(small), { é: [1, 2] });
   assert.equal(repairJson(small), '{"é":[1,2]}');
   assert.ok(api.wasmMemorySize() > before, 'memory did not grow: the test proves nothing');
 });
 
 test('__proto__ and constructor keys are plain own properties; Object.prototype is never touched', () => {
   const inputs = [
-    "{__proto__: {polluted: true}, constructor: {prototype: {polluted: true}},}",
+    '{__proto__: {polluted: true}, constructor: {prototype: {polluted: true}},}',
     "{'__proto__': {'polluted': True}}",
     '[{"__proto__": {"polluted": 1}}',
   ];
@@ -183,26 +271,47 @@ function depth(v) {
 test('maxDepth: up to the limit gives a value, deeper a typed error, a million levels never crash', () => {
   assert.equal(depth(parseAndRepair('['.repeat(10_000))), 10_000);
   for (const deep of ['['.repeat(1_000_000), '{"a":'.repeat(1_000_000), '['.repeat(10_001) + ']'.repeat(10_000)]) {
-    assert.throws(() => parseAndRepair(deep), (e) => e instanceof JsonRepairError && e.kind === 'depth_limit' && e.limit === 10_000);
+    assert.throws(
+      () => parseAndRepair(deep),
+      (e) => e instanceof JsonRepairError && e.kind === 'depth_limit' && e.limit === 10_000,
+    );
   }
-  assert.throws(() => parseAndRepair('[[[[1]]]]', { maxDepth: 3 }), (e) => e.kind === 'depth_limit' && e.position === 3);
+  assert.throws(
+    () => parseAndRepair('[[[[1]]]]', { maxDepth: 3 }),
+    (e) => e.kind === 'depth_limit' && e.position === 3,
+  );
   assert.deepEqual(parseAndRepair('[[[1]]]', { maxDepth: 3 }), [[[1]]]);
   assert.equal(depth(parseAndRepair('['.repeat(1_000_000), { maxDepth: 1_000_000 })), 1_000_000);
 });
 
 test('maxInputLength counts UTF-16 code units', () => {
-  assert.throws(() => parseAndRepair('{"a": "😀😀"}', { maxInputLength: 12 }), (e) => e.kind === 'input_too_long' && e.limit === 12);
+  assert.throws(
+    () => parseAndRepair('{"a": "😀😀"}', { maxInputLength: 12 }),
+    (e) => e.kind === 'input_too_long' && e.limit === 12,
+  );
   assert.deepEqual(parseAndRepair('{"a": "😀😀"}', { maxInputLength: 13 }), { a: '😀😀' });
 });
 
 test('forbid, allow and strict stop the repairs they name', () => {
-  assert.throws(() => parseAndRepair('[1,]', { forbid: ['trailing_comma'] }), (e) => e.kind === 'repair_forbidden' && e.repair === 'trailing_comma' && e.position === 2);
-  assert.throws(() => parseAndRepair('{"a": "b', { forbid: ['truncation'] }), (e) => e.kind === 'repair_forbidden');
+  assert.throws(
+    () => parseAndRepair('[1,]', { forbid: ['trailing_comma'] }),
+    (e) => e.kind === 'repair_forbidden' && e.repair === 'trailing_comma' && e.position === 2,
+  );
+  assert.throws(
+    () => parseAndRepair('{"a": "b', { forbid: ['truncation'] }),
+    (e) => e.kind === 'repair_forbidden',
+  );
   assert.deepEqual(parseAndRepair('{"a": "b', { forbid: ['quotes'] }), { a: 'b' });
-  assert.throws(() => parseAndRepair('```json\n[1]\n```', { strict: true }), (e) => e.repair === 'code_fence');
+  assert.throws(
+    () => parseAndRepair('```json\n[1]\n```', { strict: true }),
+    (e) => e.repair === 'code_fence',
+  );
   assert.deepEqual(parseAndRepair(' [1] ', { strict: true }), [1]);
   assert.deepEqual(parseAndRepair('[1,]', { allow: ['syntax'] }), [1]);
-  assert.throws(() => parseAndRepair("['a']", { allow: ['syntax'] }), (e) => e.repair === 'single_quotes');
+  assert.throws(
+    () => parseAndRepair("['a']", { allow: ['syntax'] }),
+    (e) => e.repair === 'single_quotes',
+  );
   assert.throws(() => parseAndRepair('[1]', { forbid: ['no_such_repair'] }), RangeError);
   assert.throws(() => parseAndRepair('[1]', { maxDepth: -1 }), RangeError);
 });
@@ -216,11 +325,24 @@ test('repairKinds lists stable codes with classes and descriptions', () => {
     assert.ok(k.description.length > 10);
   }
   assert.deepEqual([...api.REPAIR_CLASSES], ['extraction', 'syntax', 'quotes', 'literals', 'truncation']);
-  for (const needed of ['trailing_comma', 'missing_comma', 'single_quotes', 'unquoted_key', 'python_literal', 'truncated_string']) {
-    assert.ok(kinds.some((k) => k.kind === needed), needed);
+  for (const needed of [
+    'trailing_comma',
+    'missing_comma',
+    'single_quotes',
+    'unquoted_key',
+    'python_literal',
+    'truncated_string',
+  ]) {
+    assert.ok(
+      kinds.some((k) => k.kind === needed),
+      needed,
+    );
   }
   // The published RepairKind type is built from REPAIR_KINDS: the kinds the core reports, in its order.
-  assert.deepEqual([...api.REPAIR_KINDS], kinds.map((k) => k.kind));
+  assert.deepEqual(
+    [...api.REPAIR_KINDS],
+    kinds.map((k) => k.kind),
+  );
   const reported = new Set(parseDetailed("{'a': True, b: [1,,2,] // c\n").repairs.map((r) => r.kind));
   for (const kind of reported) assert.ok(api.REPAIR_KINDS.includes(kind), kind);
   // Frozen: a caller cannot change what the library accepts.

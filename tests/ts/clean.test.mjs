@@ -81,7 +81,10 @@ function specClean(text, o = {}) {
       const hit = first(0, ends);
       t = hit !== null ? text.slice(hit[0] + ends[hit[1]].length) : o.keepTextWithoutClosingTag ? text : '';
     } else {
-      const hit = first(0, pairs.map((p) => p.start));
+      const hit = first(
+        0,
+        pairs.map((p) => p.start),
+      );
       if (hit !== null) {
         const [i, k] = hit;
         const ws = o.graceIncludesLeadingWhitespace ? 0 : text.length - lstrip(text).length;
@@ -98,7 +101,9 @@ function specClean(text, o = {}) {
   const listOf = (v) => (typeof v === 'string' ? [v] : (v ?? []));
   const p = listOf(o.responseStartTextToRemove).find((x) => x !== '' && t.startsWith(x));
   if (p !== undefined) t = lstrip(t.slice(p.length));
-  const q = listOf(o.responseStartTextToRemoveEndpointWide).map((x) => x.trim()).find((x) => x !== '' && t.startsWith(x));
+  const q = listOf(o.responseStartTextToRemoveEndpointWide)
+    .map((x) => x.trim())
+    .find((x) => x !== '' && t.startsWith(x));
   if (q !== undefined) t = lstrip(t.slice(q.length));
   // The run between "[Sent " and " ago]" is at most 200 bytes of UTF-8.
   const stamp = o.removeTimestampPrefix ? /^\[Sent ([^\]\r\n]*) ago\]/.exec(t) : null;
@@ -115,10 +120,42 @@ test('the corpus agrees with the literal reading of the spec', () => {
 // ---- generated text and chunkings ---------------------------------------------------------------
 
 const PIECES = [
-  '<think>', '</think>', '<THINK>', '</Think>', '<thi', 'nk>', '</th', '<thinking>', '</thinking>', '[THINK]',
-  '[/THINK]', ' ', '  ', '\n', '\r\n', '\t', '\u3000', '\ufeff', '\u0085', '😀', '👩‍💻', 'é', 'a', 'Hello, traveller. ',
-  'Assistant:', 'Assistant', '[Sent ', ' ago]', '5 minutes', ']', 'Narrator:', 'Narr', 'Bot:', '{"a":1}',
-  '\ud800', '\udc00',
+  '<think>',
+  '</think>',
+  '<THINK>',
+  '</Think>',
+  '<thi',
+  'nk>',
+  '</th',
+  '<thinking>',
+  '</thinking>',
+  '[THINK]',
+  '[/THINK]',
+  ' ',
+  '  ',
+  '\n',
+  '\r\n',
+  '\t',
+  '\u3000',
+  '\ufeff',
+  '\u0085',
+  '😀',
+  '👩‍💻',
+  'é',
+  'a',
+  'Hello, traveller. ',
+  'Assistant:',
+  'Assistant',
+  '[Sent ',
+  ' ago]',
+  '5 minutes',
+  ']',
+  'Narrator:',
+  'Narr',
+  'Bot:',
+  '{"a":1}',
+  '\ud800',
+  '\udc00',
 ];
 const HEADS = ['', '<think>r</think>', 'Assistant: ', '[Sent 5 minutes ago] ', 'Narrator: ', ' \n', '\u3000'];
 
@@ -144,7 +181,8 @@ function genOptions(r) {
   if (r() < 0.5) o.removeTimestampPrefix = true;
   if (r() < 0.5) o.removeAssistantPrefix = true;
   if (r() < 0.3) o.trim = false;
-  if (r() < 0.3) o.responseStartTextToRemoveEndpointWide = pick([[' Bot: '], ['Narr', '\u3000Narrator:'], '  ', ['😀']]);
+  if (r() < 0.3)
+    o.responseStartTextToRemoveEndpointWide = pick([[' Bot: '], ['Narr', '\u3000Narrator:'], '  ', ['😀']]);
   if (r() < 0.15) o.thinkOnly = true;
   if (r() < 0.3) o.graceIncludesLeadingWhitespace = true;
   if (r() < 0.3) o.keepTextWithoutClosingTag = true;
@@ -152,7 +190,8 @@ function genOptions(r) {
 }
 
 /** Lone surrogates become U+FFFD on the way into the core, in every mode alike. */
-const wellFormed = (s) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+const wellFormed = (s) =>
+  s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 
 test('every chunking of generated text equals clean(), which equals the spec reading', () => {
   const r = rng(2026);
@@ -161,7 +200,10 @@ test('every chunking of generated text equals clean(), which equals the spec rea
     const options = genOptions(r);
     const whole = clean(text, options);
     assert.equal(whole, specClean(wellFormed(text), options), JSON.stringify({ text, options }));
-    const chunks = cutAt(text, Array.from({ length: Math.floor(r() * 10) }, () => Math.floor(r() * (text.length + 1))));
+    const chunks = cutAt(
+      text,
+      Array.from({ length: Math.floor(r() * 10) }, () => Math.floor(r() * (text.length + 1))),
+    );
     assert.equal(streamed(chunks, options), whole, JSON.stringify({ chunks, options }));
   }
 });
@@ -220,7 +262,10 @@ test('options are validated with clear errors', () => {
   assert.throws(() => clean('x', { responseStartTextToRemove: [1] }), /responseStartTextToRemove\[0\]/);
   assert.throws(() => new StreamCleaner({ expectOnlyClosingThinkTag: 1 }), TypeError);
   assert.throws(() => new StreamCleaner().push(1), TypeError);
-  assert.equal(clean('x'.repeat(500) + '<think>a</think>b', { openingTagGracePeriod: Infinity }), 'x'.repeat(500) + 'b');
+  assert.equal(
+    clean(`${'x'.repeat(500)}<think>a</think>b`, { openingTagGracePeriod: Infinity }),
+    `${'x'.repeat(500)}b`,
+  );
 });
 
 test('createCleanStream cleans a byte stream, characters split across chunks included', async () => {
@@ -236,7 +281,9 @@ test('createCleanStream cleans a byte stream, characters split across chunks inc
     },
   });
   const parts = [];
-  const stream = body.pipeThrough(createCleanStream({ removeAssistantPrefix: true }, { onReasoning: (r) => (reasoning = r) }));
+  const stream = body.pipeThrough(
+    createCleanStream({ removeAssistantPrefix: true }, { onReasoning: (r) => (reasoning = r) }),
+  );
   for await (const part of stream) parts.push(part);
   assert.equal(parts.join(''), 'Hello, traveller! ☕');
   assert.ok(parts.every((p) => p !== ''));
@@ -269,6 +316,10 @@ test('COMMON_THINK_TAGS are the reasoning formats the JSON locator skips, one li
     assert.equal(clean(text, { thinkTags: COMMON_THINK_TAGS }), '{"a": 3,}', start);
     assert.deepStrictEqual(parseAndRepair(text), { a: 3 }, start);
     const reasoning = parseDetailed(text).repairs.filter((r) => r.kind === 'reasoning_removed');
-    assert.deepEqual(reasoning.map((r) => r.position), [0], start);
+    assert.deepEqual(
+      reasoning.map((r) => r.position),
+      [0],
+      start,
+    );
   }
 });

@@ -32,7 +32,8 @@ const TURN = {
   additionalProperties: false,
 };
 const schemaFile = file('turn.schema.json', JSON.stringify(TURN));
-const MESSY = "<think>Pick 2.</think>Sure! Here it is:\n```json\n{'chosenIndex': '2', speech: \"Hello\", // greeting\n}\n```";
+const MESSY =
+  "<think>Pick 2.</think>Sure! Here it is:\n```json\n{'chosenIndex': '2', speech: \"Hello\", // greeting\n}\n```";
 
 test('repair: the value as strict JSON from a file or stdin; --indent; --report lists repairs on stderr', () => {
   const f = file('messy.txt', MESSY);
@@ -42,8 +43,20 @@ test('repair: the value as strict JSON from a file or stdin; --indent; --report 
   assert.equal(run(['repair', '--indent', '2', f]).out, '{\n  "chosenIndex": "2",\n  "speech": "Hello"\n}\n');
   const rep = run(['repair', '--report', f]);
   assert.equal(rep.code, 0);
-  const kinds = rep.err.trim().split('\n').map((l) => l.slice(0, l.indexOf(':')));
-  assert.deepEqual(kinds, ['reasoning_removed', 'surrounding_text', 'code_fence', 'single_quotes', 'single_quotes', 'unquoted_key', 'comment', 'trailing_comma']);
+  const kinds = rep.err
+    .trim()
+    .split('\n')
+    .map((l) => l.slice(0, l.indexOf(':')));
+  assert.deepEqual(kinds, [
+    'reasoning_removed',
+    'surrounding_text',
+    'code_fence',
+    'single_quotes',
+    'single_quotes',
+    'unquoted_key',
+    'comment',
+    'trailing_comma',
+  ]);
   assert.match(rep.err, /^trailing_comma: removed a trailing comma at line 3, column 37$/m);
   // Valid JSON passes as written.
   assert.equal(run(['repair'], '{"a": [1, 2]}').out, '{"a": [1, 2]}\n');
@@ -65,7 +78,11 @@ test('repair: no JSON, a forbidden repair, a limit: exit 1, a message on stderr,
 });
 
 test('clean: the text without reasoning and prefixes; options', () => {
-  assert.deepEqual(run(['clean'], '<think>hmm</think>\n  The door opens.  '), { code: 0, out: 'The door opens.\n', err: '' });
+  assert.deepEqual(run(['clean'], '<think>hmm</think>\n  The door opens.  '), {
+    code: 0,
+    out: 'The door opens.\n',
+    err: '',
+  });
   assert.equal(run(['clean', '--remove-assistant-prefix'], 'Assistant: Hi').out, 'Hi\n');
   assert.equal(run(['clean', '--think-start', '[[', '--think-end', ']]'], '[[plan]] Go.').out, 'Go.\n');
   assert.equal(run(['clean', '--remove-prefix', 'Sure!', '--remove-prefix', 'Okay.'], 'Okay. Go.').out, 'Go.\n');
@@ -77,15 +94,28 @@ test('clean: the text without reasoning and prefixes; options', () => {
 });
 
 test('extract: the value (coerced) or each issue on stderr with exit 1; schema problems are exit 2', () => {
-  assert.deepEqual(run(['extract', '--schema', schemaFile], MESSY), { code: 0, out: '{"chosenIndex":2,"speech":"Hello"}\n', err: '' });
+  assert.deepEqual(run(['extract', '--schema', schemaFile], MESSY), {
+    code: 0,
+    out: '{"chosenIndex":2,"speech":"Hello"}\n',
+    err: '',
+  });
   assert.equal(run(['extract', '--schema', schemaFile, '--no-coerce'], MESSY).code, 1);
   const bad = run(['extract', '--schema', schemaFile], '{"chosenIndex": "two", "mood": "calm"}');
   assert.equal(bad.code, 1);
   assert.equal(bad.out, '');
   const lines = bad.err.trim().split('\n');
-  assert.ok(lines.some((l) => /^\/chosenIndex: .* \[type\]$/.test(l)), bad.err);
-  assert.ok(lines.some((l) => /^\/speech: .* \[required\]$/.test(l)), bad.err);
-  assert.ok(lines.some((l) => /^\/mood: .* \[additionalProperties\]$/.test(l)), bad.err);
+  assert.ok(
+    lines.some((l) => /^\/chosenIndex: .* \[type\]$/.test(l)),
+    bad.err,
+  );
+  assert.ok(
+    lines.some((l) => /^\/speech: .* \[required\]$/.test(l)),
+    bad.err,
+  );
+  assert.ok(
+    lines.some((l) => /^\/mood: .* \[additionalProperties\]$/.test(l)),
+    bad.err,
+  );
   assert.match(run(['extract'], '{}').err, /extract needs --schema FILE/);
   assert.equal(run(['extract', '--schema', file('bad.json', '{"type": "object",}')], '{}').code, 2);
   const uncompilable = run(['extract', '--schema', file('ref.json', '{"$ref": "#/nowhere"}')], '{}');
@@ -95,7 +125,18 @@ test('extract: the value (coerced) or each issue on stderr with exit 1; schema p
 });
 
 test('usage errors are exit 2 with a message; --help reads like a man page; --version', () => {
-  for (const args of [[], ['frobnicate'], ['repair', '--frob'], ['repair', 'a', 'b'], ['repair', join(dir, 'nope.txt')], ['repair', '--indent', 'x'], ['repair', '--jsonl', '--indent', '2'], ['repair', '--field', 'x'], ['clean', '--schema', schemaFile], ['repair', '--forbid', 'no_such_kind']]) {
+  for (const args of [
+    [],
+    ['frobnicate'],
+    ['repair', '--frob'],
+    ['repair', 'a', 'b'],
+    ['repair', join(dir, 'nope.txt')],
+    ['repair', '--indent', 'x'],
+    ['repair', '--jsonl', '--indent', '2'],
+    ['repair', '--field', 'x'],
+    ['clean', '--schema', schemaFile],
+    ['repair', '--forbid', 'no_such_kind'],
+  ]) {
     const r = run(args, '[1]');
     assert.equal(r.code, 2, args.join(' '));
     assert.equal(r.out, '');
@@ -103,47 +144,80 @@ test('usage errors are exit 2 with a message; --help reads like a man page; --ve
   }
   const help = run(['--help']);
   assert.equal(help.code, 0);
-  for (const section of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'OPTIONS', 'JSONL MODE', 'EXIT STATUS', 'EXAMPLES']) assert.match(help.out, new RegExp(`^${section}$`, 'm'));
+  for (const section of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'OPTIONS', 'JSONL MODE', 'EXIT STATUS', 'EXAMPLES'])
+    assert.match(help.out, new RegExp(`^${section}$`, 'm'));
   assert.equal(run(['-h']).out, help.out);
-  assert.equal(run(['--version']).out.trim(), JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+  assert.equal(
+    run(['--version']).out.trim(),
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version,
+  );
 });
 
 test('--jsonl: one output line per input line, in order, bad lines isolated, CRLF and a last line without newline', () => {
-  const input = ['"{\\"a\\": 1,}"', '"no json here"', '42', '', '{"x": 1}', '"<think>t</think>[1, 2"', 'not json', '"{\\n \\"pretty\\": true\\n}"\r', '"[3]"'].join('\n');
+  const input = [
+    '"{\\"a\\": 1,}"',
+    '"no json here"',
+    '42',
+    '',
+    '{"x": 1}',
+    '"<think>t</think>[1, 2"',
+    'not json',
+    '"{\\n \\"pretty\\": true\\n}"\r',
+    '"[3]"',
+  ].join('\n');
   const r = run(['repair', '--jsonl', file('batch.jsonl', input)]);
   assert.equal(r.code, 1, 'some lines failed');
   assert.equal(r.err, '');
   const out = r.out.split('\n');
   assert.equal(out.pop(), '');
-  assert.deepEqual(out.map((l) => JSON.parse(l)), [
-    { ok: true, value: { a: 1 } },
-    { ok: false, error: 'line 2: no JSON object or array found, and the text is not valid JSON (at line 1, column 1, index 0)' },
-    { ok: false, error: 'line 3: expected a JSON string holding a response, got number' },
-    { ok: false, error: 'line 4: not JSON (an empty line)' },
-    { ok: false, error: 'line 5: expected a JSON string holding a response, got object' },
-    { ok: true, value: [1, 2] },
-    { ok: false, error: 'line 7: not JSON' },
-    { ok: true, value: { pretty: true } },
-    { ok: true, value: [3] },
-  ]);
+  assert.deepEqual(
+    out.map((l) => JSON.parse(l)),
+    [
+      { ok: true, value: { a: 1 } },
+      {
+        ok: false,
+        error: 'line 2: no JSON object or array found, and the text is not valid JSON (at line 1, column 1, index 0)',
+      },
+      { ok: false, error: 'line 3: expected a JSON string holding a response, got number' },
+      { ok: false, error: 'line 4: not JSON (an empty line)' },
+      { ok: false, error: 'line 5: expected a JSON string holding a response, got object' },
+      { ok: true, value: [1, 2] },
+      { ok: false, error: 'line 7: not JSON' },
+      { ok: true, value: { pretty: true } },
+      { ok: true, value: [3] },
+    ],
+  );
   assert.ok(out.every((l) => !l.includes('\r')));
   // All good: exit 0.
   assert.equal(run(['repair', '--jsonl'], '"[1]"\n"[2,"\n').code, 0);
   // clean, and extract with its issues.
   assert.equal(run(['clean', '--jsonl'], '"<think>a</think>b"\n').out, '{"ok":true,"value":"b"}\n');
-  const ex = run(['extract', '--jsonl', '--schema', schemaFile], `${JSON.stringify(MESSY)}\n"{\\"chosenIndex\\": 1}"\n`);
-  const [good, bad] = ex.out.trim().split('\n').map((l) => JSON.parse(l));
+  const ex = run(
+    ['extract', '--jsonl', '--schema', schemaFile],
+    `${JSON.stringify(MESSY)}\n"{\\"chosenIndex\\": 1}"\n`,
+  );
+  const [good, bad] = ex.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.deepEqual(good, { ok: true, value: { chosenIndex: 2, speech: 'Hello' } });
   assert.equal(bad.ok, false);
   assert.match(bad.error, /^line 2: 1 issue; \/speech: /);
-  assert.deepEqual(bad.issues.map((i) => i.keyword), ['required']);
+  assert.deepEqual(
+    bad.issues.map((i) => i.keyword),
+    ['required'],
+  );
 });
 
 test('a failed write (a full disk) is exit 2 with a message, in both modes', { skip: !existsSync('/dev/full') }, () => {
   for (const args of [['repair'], ['repair', '--jsonl']]) {
     const full = openSync('/dev/full', 'w');
     try {
-      const r = spawnSync(process.execPath, [cli, ...args], { input: args.length > 1 ? '"[1]"\n' : '[1]', stdio: ['pipe', full, 'pipe'], encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [cli, ...args], {
+        input: args.length > 1 ? '"[1]"\n' : '[1]',
+        stdio: ['pipe', full, 'pipe'],
+        encoding: 'utf8',
+      });
       assert.equal(r.status, 2, args.join(' '));
       assert.match(r.stderr, /^llm-response-sanitizer: cannot write the output: .*ENOSPC/);
     } finally {
@@ -154,17 +228,29 @@ test('a failed write (a full disk) is exit 2 with a message, in both modes', { s
 
 test('--jsonl --field reads a property; --max-line-bytes fails a long line without holding it', () => {
   const r = run(['repair', '--jsonl', '--field', 'content'], '{"content": "[1,"}\n{"other": 1}\n');
-  assert.deepEqual(r.out.trim().split('\n').map((l) => JSON.parse(l)), [
-    { ok: true, value: [1] },
-    { ok: false, error: 'line 2: not an object with a "content" property' },
-  ]);
+  assert.deepEqual(
+    r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l)),
+    [
+      { ok: true, value: [1] },
+      { ok: false, error: 'line 2: not an object with a "content" property' },
+    ],
+  );
   const long = JSON.stringify(`[${'1,'.repeat(5000)}1]`);
   const l = run(['repair', '--jsonl', '--max-line-bytes', '1000'], `"[1]"\n${long}\n"[2]"\n`);
-  assert.deepEqual(l.out.trim().split('\n').map((x) => JSON.parse(x)), [
-    { ok: true, value: [1] },
-    { ok: false, error: 'line 2: longer than --max-line-bytes (1000)' },
-    { ok: true, value: [2] },
-  ]);
+  assert.deepEqual(
+    l.out
+      .trim()
+      .split('\n')
+      .map((x) => JSON.parse(x)),
+    [
+      { ok: true, value: [1] },
+      { ok: false, error: 'line 2: longer than --max-line-bytes (1000)' },
+      { ok: true, value: [2] },
+    ],
+  );
 });
 
 test('--jsonl shows progress on a terminal and clears it at the end; not when stderr is not a terminal', async () => {
@@ -176,18 +262,30 @@ test('--jsonl shows progress on a terminal and clears it at the end; not when st
   }
   const collect = (isTTY) => {
     const parts = [];
-    return { parts, stream: Object.assign(new Writable({ write: (c, _e, cb) => (parts.push(String(c)), cb()) }), { isTTY }) };
+    return {
+      parts,
+      stream: Object.assign(new Writable({ write: (c, _e, cb) => (parts.push(String(c)), cb()) }), { isTTY }),
+    };
   };
   const out = collect(false);
   const err = collect(true);
-  const code = await main(['repair', '--jsonl'], { stdin: Readable.from(slow()), stdout: out.stream, stderr: err.stream });
+  const code = await main(['repair', '--jsonl'], {
+    stdin: Readable.from(slow()),
+    stdout: out.stream,
+    stderr: err.stream,
+  });
   assert.equal(code, 0);
   assert.equal(out.parts.join('').split('\n').length, 1537);
   const progress = err.parts.join('');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's escape is what it checks
   assert.match(progress, /\r\x1b\[K\d+ lines, 0 failed, [\d.]+ MB in [\d.]+ s \([\d.]+ MB\/s\)/);
   assert.ok(progress.endsWith('\r\x1b[K'), 'the progress line is cleared');
   const quiet = collect(false);
-  await main(['repair', '--jsonl'], { stdin: Readable.from(slow()), stdout: collect(false).stream, stderr: quiet.stream });
+  await main(['repair', '--jsonl'], {
+    stdin: Readable.from(slow()),
+    stdout: collect(false).stream,
+    stderr: quiet.stream,
+  });
   assert.equal(quiet.parts.join(''), '');
 });
 

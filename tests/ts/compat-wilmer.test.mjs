@@ -7,7 +7,12 @@ import assert from 'node:assert/strict';
 import { clean, cleanDetailed, StreamCleaner, wilmerCleanOptions } from 'llm-response-sanitizer';
 
 const endpoint = { removeThinking: true, startThinkTag: '<think>', endThinkTag: '</think>', openingTagGracePeriod: 40 };
-const harmony = { removeThinking: true, startThinkTag: '<|channel|>analysis<|message|>', endThinkTag: '<|start|>assistant<|channel|>final<|message|>', openingTagGracePeriod: 100 };
+const harmony = {
+  removeThinking: true,
+  startThinkTag: '<|channel|>analysis<|message|>',
+  endThinkTag: '<|start|>assistant<|channel|>final<|message|>',
+  openingTagGracePeriod: 100,
+};
 
 /** `text` through a StreamCleaner in chunks of `size` code units. */
 function streamed(text, options, size) {
@@ -22,7 +27,8 @@ function streamed(text, options, size) {
 /** Asserts `clean` gives `expected`, and so does every chunking tried. */
 function same(text, options, expected, label = JSON.stringify(text)) {
   assert.equal(clean(text, options), expected, label);
-  for (const size of [1, 2, 5, 13, 1000]) assert.equal(streamed(text, options, size), expected, `${label}, chunks of ${size}`);
+  for (const size of [1, 2, 5, 13, 1000])
+    assert.equal(streamed(text, options, size), expected, `${label}, chunks of ${size}`);
 }
 
 test('the think remover alone (thinkOnly): one block, case-insensitive, nothing else touched', () => {
@@ -39,7 +45,11 @@ test('the think remover alone (thinkOnly): one block, case-insensitive, nothing 
   same(`${' '.repeat(41)}<think>x</think>y`, think, `${' '.repeat(41)}<think>x</think>y`);
   same(`${'é'.repeat(38)}<think>straddles the window</think>z`, think, `${'é'.repeat(38)}z`);
   // Multi-character tags of gpt-oss's harmony format.
-  same('<|channel|>analysis<|message|>They greeted me.<|start|>assistant<|channel|>final<|message|>¡Hola! 👋', wilmerCleanOptions(harmony, {}, { thinkOnly: true }), '¡Hola! 👋');
+  same(
+    '<|channel|>analysis<|message|>They greeted me.<|start|>assistant<|channel|>final<|message|>¡Hola! 👋',
+    wilmerCleanOptions(harmony, {}, { thinkOnly: true }),
+    '¡Hola! 👋',
+  );
   // Off: removeThinking false, or a tag missing.
   for (const off of [{ ...endpoint, removeThinking: false }, { ...endpoint, endThinkTag: '' }, {}]) {
     same('Text <think>kept</think>', wilmerCleanOptions(off, {}, { thinkOnly: true }), 'Text <think>kept</think>');
@@ -56,26 +66,57 @@ test('only-closing mode: everything through the first closing tag goes; without 
 });
 
 test('the full post-processing order: think block, workflow list, endpoint list, timestamp, Assistant:, trim', () => {
-  const e = { ...endpoint, removeCustomTextFromResponseStartEndpointWide: true, responseStartTextToRemoveEndpointWide: ['  Narrator:  '], trimBeginningAndEndLineBreaks: true };
-  const w = { removeCustomTextFromResponseStart: true, responseStartTextToRemove: ['Scene 2:', 'Scene 1:'], addDiscussionIdTimestampsForLLM: true };
+  const e = {
+    ...endpoint,
+    removeCustomTextFromResponseStartEndpointWide: true,
+    responseStartTextToRemoveEndpointWide: ['  Narrator:  '],
+    trimBeginningAndEndLineBreaks: true,
+  };
+  const w = {
+    removeCustomTextFromResponseStart: true,
+    responseStartTextToRemove: ['Scene 2:', 'Scene 1:'],
+    addDiscussionIdTimestampsForLLM: true,
+  };
   const options = wilmerCleanOptions(e, w, { removeAssistantPrefix: true });
-  same(' <think>plan</think> Scene 1: Narrator: [Sent less than a minute ago] Assistant: The rain stops. \n', options, 'The rain stops.');
+  same(
+    ' <think>plan</think> Scene 1: Narrator: [Sent less than a minute ago] Assistant: The rain stops. \n',
+    options,
+    'The rain stops.',
+  );
   same('Scene 1:[Sent less than a minute ago]Rain.', options, 'Rain.');
   // The lists apply in their order only: the endpoint list never before the workflow list.
   same('Narrator: Scene 1: Rain.', options, 'Scene 1: Rain.');
   // Switches off: the lists are ignored; no trim keeps the end; leading whitespace goes regardless.
-  const plain = wilmerCleanOptions({ ...e, removeCustomTextFromResponseStartEndpointWide: false, trimBeginningAndEndLineBreaks: false }, { ...w, removeCustomTextFromResponseStart: false });
+  const plain = wilmerCleanOptions(
+    { ...e, removeCustomTextFromResponseStartEndpointWide: false, trimBeginningAndEndLineBreaks: false },
+    { ...w, removeCustomTextFromResponseStart: false },
+  );
   same(' \n Scene 1: Narrator: Rain. \t\n', plain, 'Scene 1: Narrator: Rain. \t\n');
   // A bare string is one prefix, not a list of characters.
-  same('EP: hello', wilmerCleanOptions({ removeCustomTextFromResponseStartEndpointWide: true, responseStartTextToRemoveEndpointWide: '  EP:  ' }), 'hello');
-  same('WF: hello', wilmerCleanOptions({}, { removeCustomTextFromResponseStart: true, responseStartTextToRemove: 'WF: ' }), 'hello');
+  same(
+    'EP: hello',
+    wilmerCleanOptions({
+      removeCustomTextFromResponseStartEndpointWide: true,
+      responseStartTextToRemoveEndpointWide: '  EP:  ',
+    }),
+    'hello',
+  );
+  same(
+    'WF: hello',
+    wilmerCleanOptions({}, { removeCustomTextFromResponseStart: true, responseStartTextToRemove: 'WF: ' }),
+    'hello',
+  );
   // Assistant: only when asked (WilmerAI's two user settings).
   same('Assistant: Some text', wilmerCleanOptions({}), 'Assistant: Some text');
   same('  Assistant:', wilmerCleanOptions({}, {}, { removeAssistantPrefix: true }), '');
 });
 
 test('StreamCleaner.flush drains the start of the response before a mid-stream tool call', () => {
-  const options = wilmerCleanOptions(endpoint, { removeCustomTextFromResponseStart: true, responseStartTextToRemove: ['Narrator:'] }, { removeAssistantPrefix: true });
+  const options = wilmerCleanOptions(
+    endpoint,
+    { removeCustomTextFromResponseStart: true, responseStartTextToRemove: ['Narrator:'] },
+    { removeAssistantPrefix: true },
+  );
   // The prefix has arrived: removed, and the rest goes out now.
   let s = new StreamCleaner(options);
   assert.equal(s.push('Narrator: Checking the map'), 'Checking the map');

@@ -13,7 +13,10 @@ test('the corpus is there', () => {
 for (const f of fixtures) {
   test(`fixture ${f.name}`, () => {
     if (f.error) {
-      assert.throws(() => parseAndRepair(f.input), (e) => e instanceof JsonRepairError && e.kind === f.error);
+      assert.throws(
+        () => parseAndRepair(f.input),
+        (e) => e instanceof JsonRepairError && e.kind === f.error,
+      );
       return;
     }
     const want = JSON.parse(f.expected);
@@ -23,6 +26,9 @@ for (const f of fixtures) {
     const detailed = parseDetailed(f.input);
     assert.deepStrictEqual(detailed.value, want);
     assert.ok(f.repairs, 'the fixture has no .repairs file');
-    assert.deepEqual(detailed.repairs.map((r) => `${r.kind} ${r.position}`), f.repairs);
+    assert.deepEqual(
+      detailed.repairs.map((r) => `${r.kind} ${r.position}`),
+      f.repairs,
+    );
   });
 }

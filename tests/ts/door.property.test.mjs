@@ -5,21 +5,93 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { cutAt } from './fixtures.mjs';
-import { PartialJsonParser, StreamCleaner, parseAndRepair, clean, JsonRepairError, partialJsonValues, createCleanStream, createPartialJsonStream, COMMON_THINK_TAGS } from 'llm-response-sanitizer';
+import {
+  PartialJsonParser,
+  StreamCleaner,
+  parseAndRepair,
+  clean,
+  JsonRepairError,
+  partialJsonValues,
+  createCleanStream,
+  createPartialJsonStream,
+  COMMON_THINK_TAGS,
+} from 'llm-response-sanitizer';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
 
 /** Pieces models and attackers write: JSON tokens, repairs' triggers, tags, fences, control and astral characters, lone surrogates. */
 const piece = fc.oneof(
-  fc.constantFrom('{', '}', '[', ']', ',', ':', '"', "'", '“', '”', '\\', '\\u', '\\"', ' ', '\n', '\t', '\r', '\u0000', '\u0011', '\u000b', '\u00a0', '\u200b', '\ufeff'),
-  fc.constantFrom('true', 'Tru', 'None', 'NaN', '-', '1e', '0.5', '1,000', '02134', 'undefined', '...', '…', '//', '/*', '*/', '#', '+', '$id', '__proto__', 'F(', 'ObjectId("'),
-  fc.constantFrom('<think>', '</think>', '<THINKING>', '</reasoning>', '[THINK]', '[/THINK]', '```json\n', '```', '~~~', '<|im_start|>assistant', '[TOOL_CALLS]', 'Assistant:', '[Sent 5 min ago]'),
+  fc.constantFrom(
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    ':',
+    '"',
+    "'",
+    '“',
+    '”',
+    '\\',
+    '\\u',
+    '\\"',
+    ' ',
+    '\n',
+    '\t',
+    '\r',
+    '\u0000',
+    '\u0011',
+    '\u000b',
+    '\u00a0',
+    '\u200b',
+    '\ufeff',
+  ),
+  fc.constantFrom(
+    'true',
+    'Tru',
+    'None',
+    'NaN',
+    '-',
+    '1e',
+    '0.5',
+    '1,000',
+    '02134',
+    'undefined',
+    '...',
+    '…',
+    '//',
+    '/*',
+    '*/',
+    '#',
+    '+',
+    '$id',
+    '__proto__',
+    'F(',
+    'ObjectId("',
+  ),
+  fc.constantFrom(
+    '<think>',
+    '</think>',
+    '<THINKING>',
+    '</reasoning>',
+    '[THINK]',
+    '[/THINK]',
+    '```json\n',
+    '```',
+    '~~~',
+    '<|im_start|>assistant',
+    '[TOOL_CALLS]',
+    'Assistant:',
+    '[Sent 5 min ago]',
+  ),
   fc.constantFrom('\ud83d', '\ude80', '🚀', '你好', 'é', '—'),
   fc.string({ maxLength: 6 }),
 );
 const text = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''));
 /** A text and the places to cut it (UTF-16 indices, so surrogate pairs get split too). */
-const chunked = text.chain((t) => fc.tuple(fc.constant(t), fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, t.length - 1) }), { maxLength: 12 })));
+const chunked = text.chain((t) =>
+  fc.tuple(fc.constant(t), fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, t.length - 1) }), { maxLength: 12 })),
+);
 /**
  * The same as UTF-8 bytes cut at those places (inside multi-byte characters too), with the text the bytes
  * decode to (lone surrogates become U+FFFD). A text that starts like server-sent events is left out: the
@@ -31,7 +103,6 @@ const byteChunked = chunked
     return { chunks: cutAt(bytes, cuts), decoded: new TextDecoder().decode(bytes) };
   })
   .filter(({ decoded }) => !/^\ufeff?[\t\n\r ]*(data|event):/.test(decoded));
-
 
 /** The one-shot outcome: the value as JSON text, or the error's kind. A non-typed error fails the property. */
 function outcome(fn) {
@@ -59,9 +130,20 @@ async function lastOutcome(updates) {
 function consistent(partial, final) {
   if (partial === undefined) return true;
   if (typeof partial === 'string') return typeof final === 'string' && final.startsWith(partial);
-  if (partial === null || typeof partial !== 'object') return Object.is(partial, final) || (typeof final === 'number' && typeof partial === 'number');
-  if (Array.isArray(partial)) return Array.isArray(final) && partial.length <= final.length && partial.every((v, i) => i === partial.length - 1 || consistent(v, final[i]));
-  return final !== null && typeof final === 'object' && !Array.isArray(final) && Object.keys(partial).every((k) => Object.hasOwn(final, k));
+  if (partial === null || typeof partial !== 'object')
+    return Object.is(partial, final) || (typeof final === 'number' && typeof partial === 'number');
+  if (Array.isArray(partial))
+    return (
+      Array.isArray(final) &&
+      partial.length <= final.length &&
+      partial.every((v, i) => i === partial.length - 1 || consistent(v, final[i]))
+    );
+  return (
+    final !== null &&
+    typeof final === 'object' &&
+    !Array.isArray(final) &&
+    Object.keys(partial).every((k) => Object.hasOwn(final, k))
+  );
 }
 
 test('PartialJsonParser: any chunking of any text ends as parseAndRepair does, and nothing untyped escapes', () => {
@@ -83,7 +165,9 @@ test('PartialJsonParser: any chunking of any text ends as parseAndRepair does, a
 /** Whether `t` holds a reasoning tag the locator knows: the JSON may move when its closing tag arrives. */
 function mentionsReasoning(t) {
   const lower = t.toLowerCase();
-  return COMMON_THINK_TAGS.some(({ start, end }) => lower.includes(start.toLowerCase()) || lower.includes(end.toLowerCase()));
+  return COMMON_THINK_TAGS.some(
+    ({ start, end }) => lower.includes(start.toLowerCase()) || lower.includes(end.toLowerCase()),
+  );
 }
 
 test('PartialJsonParser: partial values shown while a stream grows agree with the final value (when it did not move)', () => {
@@ -109,7 +193,12 @@ test('PartialJsonParser: partial values shown while a stream grows agree with th
       p.free();
       // The last shown value before the end is a view of the final one unless the JSON moved or was re-read.
       const last = shown.at(-1);
-      if (last !== undefined && !consistent(last, final) && !mentionsReasoning(t) && !/<\/?think|<\/?reasoning|```|~~~|,\s*[{["]/i.test(t)) {
+      if (
+        last !== undefined &&
+        !consistent(last, final) &&
+        !mentionsReasoning(t) &&
+        !/<\/?think|<\/?reasoning|```|~~~|,\s*[{["]/i.test(t)
+      ) {
         assert.fail(`shown ${JSON.stringify(last)} is not a view of ${JSON.stringify(final)}`);
       }
     }),
@@ -124,12 +213,20 @@ test('StreamCleaner: any chunking equals clean(), for the default and the common
     { expectOnlyClosingThinkTag: true },
     { removeTimestampPrefix: true, removeAssistantPrefix: true, trim: false },
     { thinkOnly: true, graceIncludesLeadingWhitespace: true, openingTagGracePeriod: 3 },
-    { expectOnlyClosingThinkTag: true, keepTextWithoutClosingTag: true, responseStartTextToRemove: ['[', ''], responseStartTextToRemoveEndpointWide: [' Assistant: ', '{'] },
+    {
+      expectOnlyClosingThinkTag: true,
+      keepTextWithoutClosingTag: true,
+      responseStartTextToRemove: ['[', ''],
+      responseStartTextToRemoveEndpointWide: [' Assistant: ', '{'],
+    },
   );
   fc.assert(
     fc.property(chunked, options, ([t, cuts], o) => {
       const s = new StreamCleaner(o);
-      const streamed = cutAt(t, cuts).map((c) => s.push(c)).join('') + s.finish();
+      const streamed =
+        cutAt(t, cuts)
+          .map((c) => s.push(c))
+          .join('') + s.finish();
       s.free();
       assert.equal(streamed, clean(t, o));
     }),
@@ -153,7 +250,10 @@ test('createPartialJsonStream over bytes split anywhere ends as parseAndRepair d
   await fc.assert(
     fc.asyncProperty(byteChunked, async ({ chunks, decoded }) => {
       const got = await lastOutcome(new Blob(chunks).stream().pipeThrough(createPartialJsonStream()));
-      assert.equal(got, outcome(() => parseAndRepair(decoded)));
+      assert.equal(
+        got,
+        outcome(() => parseAndRepair(decoded)),
+      );
     }),
     { numRuns: Math.ceil(RUNS / 3) },
   );
@@ -163,7 +263,10 @@ test('partialJsonValues over bytes split anywhere (inside UTF-8 sequences too) e
   await fc.assert(
     fc.asyncProperty(byteChunked, async ({ chunks, decoded }) => {
       const got = await lastOutcome(partialJsonValues(chunks));
-      assert.equal(got, outcome(() => parseAndRepair(decoded)));
+      assert.equal(
+        got,
+        outcome(() => parseAndRepair(decoded)),
+      );
     }),
     { numRuns: Math.ceil(RUNS / 2) },
   );
@@ -173,18 +276,26 @@ test('serverSentEvents and openAITextStream: any cut of the bytes gives the same
   const { serverSentEvents, openAITextStream } = await import('llm-response-sanitizer');
   const delta = fc.array(piece, { minLength: 1, maxLength: 4 }).map((p) => p.join(''));
   await fc.assert(
-    fc.asyncProperty(fc.array(delta, { minLength: 1, maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r'), fc.uniqueArray(fc.nat(), { maxLength: 10 }), async (deltas, eol, cuts) => {
-      const body = deltas.map((d) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: d } }] })}${eol}${eol}`).join('') + `data: [DONE]${eol}${eol}`;
-      const bytes = new TextEncoder().encode(body);
-      const chunks = cutAt(bytes, cuts.map((c) => c % (bytes.length + 1)));
-      const events = [];
-      for await (const e of serverSentEvents(chunks)) events.push(e.data);
-      assert.equal(events.length, deltas.length + 1);
-      let text = '';
-      for await (const d of openAITextStream(chunks)) text += d;
-      // JSON.stringify of a lone surrogate escapes it, so the text comes back exactly.
-      assert.equal(text, deltas.join(''));
-    }),
+    fc.asyncProperty(
+      fc.array(delta, { minLength: 1, maxLength: 8 }),
+      fc.constantFrom('\n', '\r\n', '\r'),
+      fc.uniqueArray(fc.nat(), { maxLength: 10 }),
+      async (deltas, eol, cuts) => {
+        const body = `${deltas.map((d) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: d } }] })}${eol}${eol}`).join('')}data: [DONE]${eol}${eol}`;
+        const bytes = new TextEncoder().encode(body);
+        const chunks = cutAt(
+          bytes,
+          cuts.map((c) => c % (bytes.length + 1)),
+        );
+        const events = [];
+        for await (const e of serverSentEvents(chunks)) events.push(e.data);
+        assert.equal(events.length, deltas.length + 1);
+        let text = '';
+        for await (const d of openAITextStream(chunks)) text += d;
+        // JSON.stringify of a lone surrogate escapes it, so the text comes back exactly.
+        assert.equal(text, deltas.join(''));
+      },
+    ),
     { numRuns: Math.ceil(RUNS / 3) },
   );
 });
@@ -201,17 +312,39 @@ test('hostile arguments to every exported function and constructor: only TypeErr
     [],
     [1, '{"a":1}'],
     { toString: () => '{"a": 1}' },
-    { get length() { throw new Error('getter ran'); } },
-    new Proxy({}, { get() { throw new Error('proxy trap ran'); } }),
+    {
+      get length() {
+        throw new Error('getter ran');
+      },
+    },
+    new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('proxy trap ran');
+        },
+      },
+    ),
     new String('{"a": 1}'),
     Object.create(null),
   ];
   // The caller's own getter or trap may throw through us: that error is theirs. Anything else must be typed.
   const theirs = (e) => e instanceof Error && (e.message === 'getter ran' || e.message === 'proxy trap ran');
-  const typed = (e) => theirs(e) || e instanceof TypeError || e instanceof RangeError || (e instanceof Error && ['JsonRepairError', 'SchemaCompileError', 'JsonProcessingError', 'LLMProcessingError', 'ProviderError'].includes(e.name));
+  const typed = (e) =>
+    theirs(e) ||
+    e instanceof TypeError ||
+    e instanceof RangeError ||
+    (e instanceof Error &&
+      ['JsonRepairError', 'SchemaCompileError', 'JsonProcessingError', 'LLMProcessingError', 'ProviderError'].includes(
+        e.name,
+      ));
   const describe = (x) => {
     try {
-      return typeof x === 'symbol' ? 'a symbol' : typeof x === 'bigint' ? 'a bigint' : Object.prototype.toString.call(x);
+      return typeof x === 'symbol'
+        ? 'a symbol'
+        : typeof x === 'bigint'
+          ? 'a bigint'
+          : Object.prototype.toString.call(x);
     } catch {
       return 'a throwing proxy';
     }

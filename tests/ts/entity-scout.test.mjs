@@ -18,7 +18,10 @@ const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest(
 
 test('the demo: reports for every sample file, with checksums, statuses, attempts and the POIs the file holds', async () => {
   const { stdout, stderr } = await promisify(execFile)(process.execPath, [`${dir}demo.mjs`]);
-  const reports = stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const reports = stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const byName = Object.fromEntries(reports.map((r) => [r.filePath.slice(r.filePath.lastIndexOf('/') + 1), r]));
   // notes.md is not walked: .md is not in fileExtensions.
   assert.deepEqual(Object.keys(byName), ['combat.ts', 'dialogue.py', 'haunted.js', 'inventory.js', 'vendor.bundle.js']);
@@ -31,8 +34,18 @@ test('the demo: reports for every sample file, with checksums, statuses, attempt
     'vendor.bundle.js': ['SKIPPED_FILE_TOO_LARGE', 0],
   });
   // The pipeline's report fields, in its order; error is null on success.
-  for (const r of reports) assert.deepEqual(Object.keys(r), ['filePath', 'fileChecksum', 'language', 'pois', 'status', 'error', 'analysisAttempts']);
-  for (const r of reports.filter((x) => x.status !== 'SKIPPED_FILE_TOO_LARGE')) assert.equal(r.fileChecksum, sha256(r.filePath), r.filePath);
+  for (const r of reports)
+    assert.deepEqual(Object.keys(r), [
+      'filePath',
+      'fileChecksum',
+      'language',
+      'pois',
+      'status',
+      'error',
+      'analysisAttempts',
+    ]);
+  for (const r of reports.filter((x) => x.status !== 'SKIPPED_FILE_TOO_LARGE'))
+    assert.equal(r.fileChecksum, sha256(r.filePath), r.filePath);
   // A file too large is not read at all.
   assert.equal(byName['vendor.bundle.js'].fileChecksum, null);
   assert.equal(byName['inventory.js'].error, null);
@@ -50,8 +63,17 @@ test('the demo: reports for every sample file, with checksums, statuses, attempt
       ['encumbrance', 'FunctionDefinition', 22, 24],
     ],
   );
-  assert.ok(byName['inventory.js'].pois.every((p) => typeof p.confidence === 'number' && typeof p.endLine === 'number'), 'coerced from strings');
-  assert.deepEqual(byName['combat.ts'].pois[0], { name: 'Combatant', type: 'TypeDefinition', startLine: 1, endLine: 5, confidence: 0.95 });
+  assert.ok(
+    byName['inventory.js'].pois.every((p) => typeof p.confidence === 'number' && typeof p.endLine === 'number'),
+    'coerced from strings',
+  );
+  assert.deepEqual(byName['combat.ts'].pois[0], {
+    name: 'Combatant',
+    type: 'TypeDefinition',
+    startLine: 1,
+    endLine: 5,
+    confidence: 0.95,
+  });
   assert.match(byName['haunted.js'].error, /^Failed to get valid JSON response after 3 attempts\. Last error: /);
   assert.equal(byName['vendor.bundle.js'].error, 'File size 5572 exceeds the maximum allowed size of 4096 bytes.');
   assert.match(stderr, /files: 3 processed, 1 skipped, 1 error; 8 answers; 18 POIs/);
@@ -82,7 +104,10 @@ test('EntityScout with a query function: retries per config, honest attempts, un
   writeFileSync(join(scratch, 'empty.js'), ' \n\t\n');
   const before = calls;
   const empty = await wrong.run(join(scratch, 'empty.js'));
-  assert.deepEqual([empty.status, empty.pois, empty.error, empty.analysisAttempts, calls], ['COMPLETED_SUCCESS', [], null, 0, before]);
+  assert.deepEqual(
+    [empty.status, empty.pois, empty.error, empty.analysisAttempts, calls],
+    ['COMPLETED_SUCCESS', [], null, 0, before],
+  );
 
   const server = await startOpenAIServer(() => ({ status: 503, error: 'down' }));
   try {
@@ -104,32 +129,55 @@ test('EntityScout with a query function: retries per config, honest attempts, un
   assert.throws(() => new EntityScout({ fileExtensions: '.js', query: async () => '' }), TypeError);
 });
 
-test('a schema of the caller\'s: the pipeline\'s own POI shape as a zod schema, and custom POI types', async () => {
+test("a schema of the caller's: the pipeline's own POI shape as a zod schema, and custom POI types", async () => {
   const file = `${dir}sample/inventory.js`;
   // The Cognitive Triangulation Pipeline's tests use {name, type, line} POIs with their own type names.
-  const Poi = z.object({ name: z.string(), type: z.enum(['Class', 'Function', 'Variable']), line: z.number().int().min(1) });
+  const Poi = z.object({
+    name: z.string(),
+    type: z.enum(['Class', 'Function', 'Variable']),
+    line: z.number().int().min(1),
+  });
   const prompts = [];
   const answers = [
     'Sure! ```json\n{"pois": [{"name": "Inventory", "type": "class", "line": "5"}, {"name": "encumbrance", "type": "Method", "line": 22},]}\n```',
     '{"pois": [{"name": "Inventory", "type": "Class", "line": 5}, {"name": "encumbrance", "type": "Function", "line": 22}]}',
   ];
-  const scout = new EntityScout({ schema: z.object({ pois: z.array(Poi) }), query: async (prompt) => (prompts.push(prompt), answers[prompts.length - 1]) });
+  const scout = new EntityScout({
+    schema: z.object({ pois: z.array(Poi) }),
+    query: async (prompt) => (prompts.push(prompt), answers[prompts.length - 1]),
+  });
   const r = await scout.run(file);
   assert.equal(r.status, 'COMPLETED_SUCCESS');
   assert.equal(r.analysisAttempts, 2); // "Method" is not a type: corrected; "class" and "5" were coerced
-  assert.deepEqual(r.pois, [{ name: 'Inventory', type: 'Class', line: 5 }, { name: 'encumbrance', type: 'Function', line: 22 }]);
+  assert.deepEqual(r.pois, [
+    { name: 'Inventory', type: 'Class', line: 5 },
+    { name: 'encumbrance', type: 'Function', line: 22 },
+  ]);
   // The prompt carries the schema's JSON Schema; the correction names the bad value.
   assert.match(prompts[0], /"enum":\["Class","Function","Variable"\]/);
   assert.match(prompts[1], /\/pois\/1\/type/);
 
   // A bare array of POIs, as a JSON Schema given as a function of the file's length.
-  const bare = new EntityScout({ schema: (lines) => ({ type: 'array', items: { type: 'object', properties: { line: { type: 'integer', maximum: lines } }, required: ['line'] } }), query: async () => '[{"line": 3}, {"line": 99}]', maxRetries: 0 });
+  const bare = new EntityScout({
+    schema: (lines) => ({
+      type: 'array',
+      items: { type: 'object', properties: { line: { type: 'integer', maximum: lines } }, required: ['line'] },
+    }),
+    query: async () => '[{"line": 3}, {"line": 99}]',
+    maxRetries: 0,
+  });
   const b = await bare.run(file);
   assert.equal(b.status, 'FAILED_VALIDATION_ERROR');
   assert.match(b.error, /\/1\/line/);
 
   // Custom POI types for the default schema.
-  const typed = new EntityScout({ poiTypes: ['Component', 'Hook'], query: async (prompt) => (assert.match(prompt, /one of Component, Hook/), '{"pois": [{"name": "useCart", "type": "Hook", "startLine": 1, "endLine": 2, "confidence": 1}]}') });
+  const typed = new EntityScout({
+    poiTypes: ['Component', 'Hook'],
+    query: async (prompt) => (
+      assert.match(prompt, /one of Component, Hook/),
+      '{"pois": [{"name": "useCart", "type": "Hook", "startLine": 1, "endLine": 2, "confidence": 1}]}'
+    ),
+  });
   assert.equal((await typed.run(file)).pois[0].type, 'Hook');
   assert.throws(() => new EntityScout({ poiTypes: [], query: async () => '' }), TypeError);
   assert.deepEqual(Object.values(REPORT_STATUSES).sort(), ['error', 'error', 'error', 'error', 'processed', 'skipped']);

@@ -17,7 +17,11 @@ test('the extraction corpus: candidate choice, every coercion rule, issue paths'
     const issues = r.issues.map((i) => [i.path, i.keyword]);
     assert.equal(r.ok, c.ok, `${c.name}: ok (${JSON.stringify(issues)})`);
     assert.deepEqual(issues, c.issues, `${c.name}: issues`);
-    assert.deepEqual(r.coercions.map((x) => [x.path, x.rule]), c.coercions, `${c.name}: coercions`);
+    assert.deepEqual(
+      r.coercions.map((x) => [x.path, x.rule]),
+      c.coercions,
+      `${c.name}: coercions`,
+    );
     if ('value' in c) assert.deepEqual(r.value, c.value, `${c.name}: value`);
     if ('candidate' in c) assert.equal(r.candidate, c.candidate, `${c.name}: candidate`);
     if ('candidates' in c) assert.equal(r.candidates, c.candidates, `${c.name}: candidates`);
@@ -26,7 +30,8 @@ test('the extraction corpus: candidate choice, every coercion rule, issue paths'
 });
 
 test('every coercion is recorded with from and to; the span and repairs are UTF-16 positions in the text', () => {
-  const text = '<think>é😀 {"chosenIndex": 0}</think>😀 Answer: {"chosenIndex": "4", "speech": "Onward", "thoughts": "Fine",}';
+  const text =
+    '<think>é😀 {"chosenIndex": 0}</think>😀 Answer: {"chosenIndex": "4", "speech": "Onward", "thoughts": "Fine",}';
   const r = extract(text, turn);
   assert.equal(r.ok, true);
   assert.deepEqual(r.coercions, [{ path: '/chosenIndex', from: '4', to: 4, rule: 'string_to_integer' }]);
@@ -40,8 +45,14 @@ test('coercion classes can be turned off, one by one or all', () => {
   const text = '{"chosenIndex": "2", "speech": 7, "thoughts": "x"}';
   assert.equal(extract(text, turn).ok, true);
   const noNumbers = extract(text, turn, { forbidCoercions: ['string_to_integer'] });
-  assert.deepEqual(noNumbers.issues.map((i) => [i.path, i.keyword]), [['/chosenIndex', 'type']]);
-  assert.deepEqual(noNumbers.coercions.map((c) => c.rule), ['to_string']);
+  assert.deepEqual(
+    noNumbers.issues.map((i) => [i.path, i.keyword]),
+    [['/chosenIndex', 'type']],
+  );
+  assert.deepEqual(
+    noNumbers.coercions.map((c) => c.rule),
+    ['to_string'],
+  );
   const none = extract(text, turn, { coerce: false });
   assert.deepEqual(none.coercions, []);
   assert.equal(none.issues.length, 2);
@@ -67,7 +78,8 @@ test('a compiled schema can be passed, and returned objects are prototype-safe',
 });
 
 test('correction prompts name each problem by path with expected, received and allowed values', () => {
-  const output = '{"chosenIndex": "two", "speech": "Hi", "mood": "grim", "notes": [{"text": "x", "subject": "y", "subjectType": "npc"}]}';
+  const output =
+    '{"chosenIndex": "two", "speech": "Hi", "mood": "grim", "notes": [{"text": "x", "subject": "y", "subjectType": "npc"}]}';
   const r = extract(output, turn);
   assert.equal(r.ok, false);
   const prompt = buildCorrectionPrompt({ issues: r.issues, invalidOutput: output, schema: turn });
@@ -76,7 +88,11 @@ test('correction prompts name each problem by path with expected, received and a
   assert.match(prompt, /\/mood: property "mood" is not allowed; remove it/);
   assert.match(prompt, /\/notes\/0\/subjectType: must be one of "character", "location"/);
   assert.ok(prompt.includes(output));
-  assert.equal(buildCorrectionPrompt({ issues: r.issues, invalidOutput: output, schema: turn }), prompt, 'deterministic');
+  assert.equal(
+    buildCorrectionPrompt({ issues: r.issues, invalidOutput: output, schema: turn }),
+    prompt,
+    'deterministic',
+  );
 });
 
 test('correction prompts: nothing the model wrote can close the quote or pose as a line of instructions', () => {
@@ -98,7 +114,13 @@ test('correction prompts: nothing the model wrote can close the quote or pose as
 });
 
 test('correction prompts are bounded in size whatever the input', () => {
-  const issues = Array.from({ length: 500 }, (_, i) => ({ path: `/x${i}`, keyword: 'type', message: 'm', schemaPath: '#', params: { type: ['string'], received: 'number' } }));
+  const issues = Array.from({ length: 500 }, (_, i) => ({
+    path: `/x${i}`,
+    keyword: 'type',
+    message: 'm',
+    schemaPath: '#',
+    params: { type: ['string'], received: 'number' },
+  }));
   const huge = 'x'.repeat(1_000_000);
   const prompt = buildCorrectionPrompt({ issues, invalidOutput: huge, schema: { description: 'y'.repeat(100_000) } });
   assert.ok(prompt.length < 6_000, `prompt is ${prompt.length} characters`);
@@ -106,7 +128,10 @@ test('correction prompts are bounded in size whatever the input', () => {
   assert.match(prompt, /characters omitted/);
   assert.doesNotMatch(prompt, /yyyy/);
   const none = extract('no json here', turn);
-  assert.match(buildCorrectionPrompt({ issues: none.issues, invalidOutput: 'no json here' }), /No JSON value could be read/);
+  assert.match(
+    buildCorrectionPrompt({ issues: none.issues, invalidOutput: 'no json here' }),
+    /No JSON value could be read/,
+  );
   assert.throws(() => buildCorrectionPrompt({ issues: 'x', invalidOutput: '' }), TypeError);
   assert.throws(() => parseAndRepair('no json'), JsonRepairError);
 });

@@ -9,7 +9,8 @@ export function repairFixtures() {
     .sort()
     .map((f) => {
       const name = f.slice(0, -3);
-      const read = (ext) => (existsSync(new URL(name + ext, dir)) ? readFileSync(new URL(name + ext, dir), 'utf8') : undefined);
+      const read = (ext) =>
+        existsSync(new URL(name + ext, dir)) ? readFileSync(new URL(name + ext, dir), 'utf8') : undefined;
       return {
         name,
         input: read('.in'),

@@ -20,7 +20,10 @@ class SanitizingParser extends BaseOutputParser {
   async parse(text) {
     const r = await extractAsync(text, this.schema);
     if (r.ok) return r.value;
-    throw new OutputParserException(`no valid object: ${r.issues.map((i) => `${i.path || '/'} ${i.message}`).join('; ')}`, text);
+    throw new OutputParserException(
+      `no valid object: ${r.issues.map((i) => `${i.path || '/'} ${i.message}`).join('; ')}`,
+      text,
+    );
   }
 
   getFormatInstructions() {
@@ -31,13 +34,18 @@ class SanitizingParser extends BaseOutputParser {
 const Turn = z.object({ chosenIndex: z.number().int(), speech: z.string() });
 
 test('a chat model piped into the parser gives the typed value out of a messy answer', async () => {
-  const model = new FakeListChatModel({ responses: ["<think>Index 2.</think>Sure!\n```json\n{'chosenIndex': '2', 'speech': 'Hi',}\n```"] });
+  const model = new FakeListChatModel({
+    responses: ["<think>Index 2.</think>Sure!\n```json\n{'chosenIndex': '2', 'speech': 'Hi',}\n```"],
+  });
   const chain = model.pipe(new SanitizingParser(Turn));
   assert.deepEqual(await chain.invoke('Pick.'), { chosenIndex: 2, speech: 'Hi' });
 });
 
 test('a wrong answer is an OutputParserException naming each issue, and the format instructions carry the schema', async () => {
   const chain = new FakeListChatModel({ responses: ['{"chosenIndex": "x"}'] }).pipe(new SanitizingParser(Turn));
-  await assert.rejects(chain.invoke('Pick.'), (e) => e instanceof OutputParserException && /\/chosenIndex/.test(e.message) && /\/speech/.test(e.message));
+  await assert.rejects(
+    chain.invoke('Pick.'),
+    (e) => e instanceof OutputParserException && /\/chosenIndex/.test(e.message) && /\/speech/.test(e.message),
+  );
   assert.match(new SanitizingParser(Turn).getFormatInstructions(), /"required":\["chosenIndex","speech"\]/);
 });

@@ -5,7 +5,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { StreamCleaner, PartialJsonParser, wasmMemorySize, clean, parseAndRepair, parseDetailed, repairJson, extract, JsonRepairError } from 'llm-response-sanitizer';
+import {
+  StreamCleaner,
+  PartialJsonParser,
+  wasmMemorySize,
+  clean,
+  parseAndRepair,
+  parseDetailed,
+  repairJson,
+  extract,
+  JsonRepairError,
+} from 'llm-response-sanitizer';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
@@ -75,7 +85,7 @@ test('neither: the FinalizationRegistry reclaims dropped cleaners', async () => 
 });
 
 test('one-shot calls do not grow memory either', async () => {
-  const big = '{"a": [' + '1, '.repeat(100) + ']';
+  const big = `{"a": [${'1, '.repeat(100)}]`;
   const grew = await growth(() => {
     clean(TEXT.join(''));
     parseAndRepair(big);
@@ -120,7 +130,10 @@ test('PartialJsonParser, neither: the FinalizationRegistry reclaims dropped pars
   assert.equal(grew, 0);
 });
 
-const TURN_SCHEMA = { type: 'object', properties: { chosenIndex: { type: 'integer' }, speech: { type: 'string' }, tags: { type: 'array' } } };
+const TURN_SCHEMA = {
+  type: 'object',
+  properties: { chosenIndex: { type: 'integer' }, speech: { type: 'string' }, tags: { type: 'array' } },
+};
 
 test('PartialJsonParser with a schema: finishExtract, and dropped mid-stream (its compiled schema too): no growth', async () => {
   const grew = await growth(() => {
@@ -161,14 +174,21 @@ test('a text over maxInputLength is rejected without being copied into wasm memo
   parseAndRepair('[1]', options);
   await settle();
   const before = wasmMemorySize();
-  for (const call of [() => parseAndRepair(big, options), () => parseDetailed(big, options), () => repairJson(big, options)]) {
+  for (const call of [
+    () => parseAndRepair(big, options),
+    () => parseDetailed(big, options),
+    () => repairJson(big, options),
+  ]) {
     assert.throws(call, (e) => e instanceof JsonRepairError && e.kind === 'input_too_long' && e.limit === 4_096);
   }
   assert.match(extract(big, { type: 'array' }, options).issues[0].message, /longer than the limit of 4096/);
   const parser = new PartialJsonParser(options);
-  assert.throws(() => {
-    for (let i = 0; i < big.length; i += 1 << 20) parser.push(big.slice(i, i + (1 << 20)));
-  }, (e) => e.kind === 'input_too_long');
+  assert.throws(
+    () => {
+      for (let i = 0; i < big.length; i += 1 << 20) parser.push(big.slice(i, i + (1 << 20)));
+    },
+    (e) => e.kind === 'input_too_long',
+  );
   parser.free();
   // 20 MB of input; the memory may grow by the small buffers of the calls, not by the input.
   assert.ok(wasmMemorySize() - before < 1 << 20, `grew by ${wasmMemorySize() - before} bytes`);

@@ -8,20 +8,28 @@ import { z } from 'zod';
 import { objectStream, extract, ProviderError, wasmMemorySize } from 'llm-response-sanitizer';
 
 const Turn = z.object({ chosenIndex: z.number().int(), speech: z.string(), mood: z.enum(['calm', 'angry']) });
-const answer = '<think>Draft: {"chosenIndex": 9, "speech": "no"}</think>\n```json\n{"chosenIndex": "2", "speech": "Halt! Who goes there? 🙂", "mood": "Angry",}\n```';
+const answer =
+  '<think>Draft: {"chosenIndex": 9, "speech": "no"}</think>\n```json\n{"chosenIndex": "2", "speech": "Halt! Who goes there? 🙂", "mood": "Angry",}\n```';
 
-const openaiEvent = (delta) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta }] })}\n\n`;
+const openaiEvent = (delta) =>
+  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta }] })}\n\n`;
 const anthropicEvent = (type, body) => `event: ${type}\ndata: ${JSON.stringify({ type, ...body })}\n\n`;
 
 /** The body each path streams, as one string, cut into pieces of `size` bytes (odd sizes split events, lines and characters). */
 const bodies = {
   '/openai': () =>
-    [openaiEvent({ role: 'assistant', reasoning_content: 'The guard is wary.' }), ...answer.match(/.{1,6}/gsu).map((c) => openaiEvent({ content: c })), 'data: [DONE]\n\n'].join(''),
+    [
+      openaiEvent({ role: 'assistant', reasoning_content: 'The guard is wary.' }),
+      ...answer.match(/.{1,6}/gsu).map((c) => openaiEvent({ content: c })),
+      'data: [DONE]\n\n',
+    ].join(''),
   '/openai-tool': () =>
     [
       openaiEvent({ role: 'assistant', content: null }),
       openaiEvent({ tool_calls: [{ index: 0, id: 't', type: 'function', function: { name: 'act', arguments: '' } }] }),
-      ...["{'chosenIndex': 3, ", "'speech': 'Run', 'mood': 'calm'}"].map((a) => openaiEvent({ tool_calls: [{ index: 0, function: { arguments: a } }] })),
+      ...["{'chosenIndex': 3, ", "'speech': 'Run', 'mood': 'calm'}"].map((a) =>
+        openaiEvent({ tool_calls: [{ index: 0, function: { arguments: a } }] }),
+      ),
       'data: [DONE]\n\n',
     ].join(''),
   '/anthropic': () =>
@@ -31,11 +39,14 @@ const bodies = {
       anthropicEvent('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: 'Pick 2.' } }),
       anthropicEvent('content_block_stop', { index: 0 }),
       anthropicEvent('content_block_start', { index: 1, content_block: { type: 'text', text: '' } }),
-      ...answer.match(/.{1,9}/gsu).map((t) => anthropicEvent('content_block_delta', { index: 1, delta: { type: 'text_delta', text: t } })),
+      ...answer
+        .match(/.{1,9}/gsu)
+        .map((t) => anthropicEvent('content_block_delta', { index: 1, delta: { type: 'text_delta', text: t } })),
       anthropicEvent('message_stop', {}),
     ].join(''),
   '/text': () => answer,
-  '/fail': () => openaiEvent({ content: '{"chosenIndex": 2' }) + `data: ${JSON.stringify({ error: { message: 'upstream died', type: 'server_error' } })}\n\n`,
+  '/fail': () =>
+    `${openaiEvent({ content: '{"chosenIndex": 2' })}data: ${JSON.stringify({ error: { message: 'upstream died', type: 'server_error' } })}\n\n`,
 };
 
 let server, url;
@@ -95,9 +106,18 @@ for (const path of ['/openai', '/anthropic', '/text']) {
       if (path === '/anthropic') assert.match(reasoning, /^Pick 2\./);
       // Never the draft inside the reasoning; the speech grows; the enum is held until complete.
       const shown = updates.slice(0, -1).map((u) => u.partial);
-      assert.ok(!shown.some((p) => p?.chosenIndex === 9 || p?.speech === 'no'), `${path} ${size}: the draft in the reasoning was shown`);
+      assert.ok(
+        !shown.some((p) => p?.chosenIndex === 9 || p?.speech === 'no'),
+        `${path} ${size}: the draft in the reasoning was shown`,
+      );
       // The speech grows where the text arrives in pieces smaller than it (SSE deltas are; plain text in 64-byte reads is not).
-      if (path !== '/text' || size < 20) assert.ok(shown.some((p) => typeof p?.speech === 'string' && p.speech.length > 0 && p.speech.length < expected.speech.length), `${path} ${size}`);
+      if (path !== '/text' || size < 20)
+        assert.ok(
+          shown.some(
+            (p) => typeof p?.speech === 'string' && p.speech.length > 0 && p.speech.length < expected.speech.length,
+          ),
+          `${path} ${size}`,
+        );
       assert.ok(!shown.some((p) => p?.mood !== undefined && p.mood !== 'Angry'), 'a partial enum string was shown');
       assert.deepEqual(last.result, extract(answer, Turn));
     }
@@ -138,7 +158,7 @@ test('leaving early, cancelling the ReadableStream and aborting all end the requ
   const before = wasmMemorySize();
   const stream = objectStream(await fetch(`${url}/endless`));
   let n = 0;
-  for await (const u of stream) if (++n === 5) break;
+  for await (const _u of stream) if (++n === 5) break;
   await closes();
   await assert.rejects(stream.result, /left before its end/);
 
@@ -167,5 +187,8 @@ test('bad options are errors at the call', async () => {
   assert.throws(() => objectStream([], { format: 'sse' }), RangeError);
   assert.throws(() => objectStream([], { schema: 42 }), TypeError);
   assert.throws(() => objectStream([], { signal: {} }), TypeError);
-  await assert.rejects(objectStream(['x'], { tool: true })[Symbol.asyncIterator]().next(), /tool is for an event stream/);
+  await assert.rejects(
+    objectStream(['x'], { tool: true })[Symbol.asyncIterator]().next(),
+    /tool is for an event stream/,
+  );
 });

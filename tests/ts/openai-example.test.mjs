@@ -7,7 +7,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
-const ANSWER = "<think>The player looks calm; pick option 2.</think>Assistant: Sure!\n```json\n{'chosenIndex': 2, \"speech\": \"Welcome, traveller. Sit by the fire.\", \"mood\": \"calm\",}\n```";
+const ANSWER =
+  '<think>The player looks calm; pick option 2.</think>Assistant: Sure!\n```json\n{\'chosenIndex\': 2, "speech": "Welcome, traveller. Sit by the fire.", "mood": "calm",}\n```';
 
 test('examples/openai-stream.mjs shows the value growing and ends with the repaired value', async () => {
   const server = createServer((req, res) => {
@@ -30,7 +31,10 @@ test('examples/openai-stream.mjs shows the value growing and ends with the repai
     const { stdout } = await promisify(execFile)(process.execPath, [example], {
       env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`, OPENAI_API_KEY: 'test' },
     });
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const final = { chosenIndex: 2, speech: 'Welcome, traveller. Sit by the fire.', mood: 'calm' };
     assert.deepEqual(lines.at(-1), final);
     const speeches = lines.map((v) => v.speech).filter((s) => s !== undefined);

@@ -29,9 +29,15 @@ function oneShot(text) {
 /** Whether `next` extends `prev`: same types, strings that grew, containers that gained members. */
 function extendsValue(prev, next) {
   if (typeof prev === 'string') return typeof next === 'string' && next.startsWith(prev);
-  if (Array.isArray(prev)) return Array.isArray(next) && prev.length <= next.length && prev.every((x, i) => extendsValue(x, next[i]));
+  if (Array.isArray(prev))
+    return Array.isArray(next) && prev.length <= next.length && prev.every((x, i) => extendsValue(x, next[i]));
   if (prev !== null && typeof prev === 'object') {
-    return next !== null && typeof next === 'object' && !Array.isArray(next) && Object.keys(prev).every((k) => Object.hasOwn(next, k) && extendsValue(prev[k], next[k]));
+    return (
+      next !== null &&
+      typeof next === 'object' &&
+      !Array.isArray(next) &&
+      Object.keys(prev).every((k) => Object.hasOwn(next, k) && extendsValue(prev[k], next[k]))
+    );
   }
   return Object.is(prev, next);
 }
@@ -62,7 +68,9 @@ function streamed(chunks, options, { monotone = true } = {}) {
 const REPLACES = {
   test: (t) =>
     /```|~~~|duplicate|\}\s*,\s*[{"']/i.test(t) ||
-    COMMON_THINK_TAGS.some(({ start, end }) => t.toLowerCase().includes(start.toLowerCase()) || t.toLowerCase().includes(end.toLowerCase())),
+    COMMON_THINK_TAGS.some(
+      ({ start, end }) => t.toLowerCase().includes(start.toLowerCase()) || t.toLowerCase().includes(end.toLowerCase()),
+    ),
 };
 
 test('the corpus: every two-piece split, and one UTF-16 unit per chunk', () => {
@@ -72,7 +80,11 @@ test('the corpus: every two-piece split, and one UTF-16 unit per chunk', () => {
     const want = oneShot(f.input);
     const monotone = !REPLACES.test(f.input) && !REPLACES.test(f.name);
     for (let i = 0; i <= f.input.length; i++) {
-      assert.deepEqual(streamed([f.input.slice(0, i), f.input.slice(i)], undefined, { monotone }), want, `${f.name} split at ${i}`);
+      assert.deepEqual(
+        streamed([f.input.slice(0, i), f.input.slice(i)], undefined, { monotone }),
+        want,
+        `${f.name} split at ${i}`,
+      );
     }
     assert.deepEqual(streamed([...f.input.split('')], undefined, { monotone }), want, `${f.name} one unit at a time`);
   }
@@ -89,7 +101,11 @@ test('generated documents with every defect class, in random chunks, equal one s
       chunks.push(text.slice(i, i + k));
       i += k;
     }
-    assert.deepEqual(streamed(chunks, undefined, { monotone: defect !== 'multiple_values' }), oneShot(text), `document ${n} (${defect})`);
+    assert.deepEqual(
+      streamed(chunks, undefined, { monotone: defect !== 'multiple_values' }),
+      oneShot(text),
+      `document ${n} (${defect})`,
+    );
   }
 });
 
@@ -127,7 +143,8 @@ test('a response that may still be one JSON string shows no value, so the value 
 });
 
 test('the value is one live object; a game turn streams past its think block', () => {
-  const text = '<think>Pick the tavern {maybe}.</think>\n```json\n{"chosenIndex": 2, "speech": "Let\'s go", "mood": \'calm\',}\n```';
+  const text =
+    '<think>Pick the tavern {maybe}.</think>\n```json\n{"chosenIndex": 2, "speech": "Let\'s go", "mood": \'calm\',}\n```';
   const p = new PartialJsonParser();
   let first;
   const speeches = [];
@@ -140,7 +157,10 @@ test('the value is one live object; a game turn streams past its think block', (
     }
   }
   assert.ok(speeches.length >= 2 && speeches[0].length < speeches.at(-1).length);
-  assert.deepEqual(p.finishDetailed().repairs.map((r) => r.kind), parseDetailed(text).repairs.map((r) => r.kind));
+  assert.deepEqual(
+    p.finishDetailed().repairs.map((r) => r.kind),
+    parseDetailed(text).repairs.map((r) => r.kind),
+  );
 });
 
 test('with a schema, enum strings are held until complete; free strings still grow', () => {
@@ -175,7 +195,10 @@ test('prototype safety: __proto__ is an own property and no prototype changes', 
   assert.equal(Object.getPrototypeOf(value), Object.prototype);
   assert.ok(Object.hasOwn(value, '__proto__'));
   assert.equal({}.polluted, undefined);
-  assert.deepEqual(p.finish(), parseAndRepair('{"__proto__": {"polluted": true}, "constructor": {"prototype": 1}, "a": ['));
+  assert.deepEqual(
+    p.finish(),
+    parseAndRepair('{"__proto__": {"polluted": true}, "constructor": {"prototype": 1}, "a": ['),
+  );
 });
 
 test('surrogate pairs split between chunks stay whole', () => {
@@ -192,16 +215,25 @@ test('surrogate pairs split between chunks stay whole', () => {
 test('errors: typed, at the same place as parseAndRepair, and early where certain', () => {
   const p = new PartialJsonParser({ maxInputLength: 8 });
   p.push('{"a": 1');
-  assert.throws(() => p.push(', "b": 2}'), (e) => e instanceof JsonRepairError && e.kind === 'input_too_long');
+  assert.throws(
+    () => p.push(', "b": 2}'),
+    (e) => e instanceof JsonRepairError && e.kind === 'input_too_long',
+  );
   p.free();
   const deep = new PartialJsonParser({ maxDepth: 50 });
   deep.push('[1, ');
   for (let i = 0; i < 100; i++) deep.push('[[');
   assert.equal(deep.error?.kind, 'depth_limit');
-  assert.throws(() => deep.finish(), (e) => e.kind === 'depth_limit');
+  assert.throws(
+    () => deep.finish(),
+    (e) => e.kind === 'depth_limit',
+  );
   const none = new PartialJsonParser();
   none.push('I cannot help with that.');
-  assert.throws(() => none.finish(), (e) => e instanceof JsonRepairError && e.kind === 'no_json');
+  assert.throws(
+    () => none.finish(),
+    (e) => e instanceof JsonRepairError && e.kind === 'no_json',
+  );
   assert.throws(() => none.push('x'), /freed|finished/);
   assert.throws(() => new PartialJsonParser().push(42), TypeError);
   assert.throws(() => new PartialJsonParser({ schema: 'x' }), TypeError);
@@ -243,21 +275,26 @@ test('adapters: bytes through the clean stream into partial values, and the asyn
   assert.deepEqual(updates.at(-1), { value: { hp: 10, log: ['hit', 'miss'] }, complete: true, done: true });
   assert.ok(updates.some((u) => !u.done && Array.isArray(u.value?.log) && u.value.log.length === 1));
   const values = [];
-  for await (const u of partialJsonValues(['{"a": [1', ', 2]', '}'])) values.push(u.done ? u.value : JSON.stringify(u.value));
+  for await (const u of partialJsonValues(['{"a": [1', ', 2]', '}']))
+    values.push(u.done ? u.value : JSON.stringify(u.value));
   assert.deepEqual(values, ['{"a":[]}', '{"a":[1,2]}', '{"a":[1,2]}', { a: [1, 2] }]);
 });
 
 test('adapters: a server-sent events body is a TypeError that names objectStream, not the envelope as the value', async () => {
-  const openai = 'data: {"id":"c1","object":"chat.completion.chunk","choices":[{"delta":{"content":"{\\"a\\": 1}"}}]}\n\ndata: [DONE]\n\n';
+  const openai =
+    'data: {"id":"c1","object":"chat.completion.chunk","choices":[{"delta":{"content":"{\\"a\\": 1}"}}]}\n\ndata: [DONE]\n\n';
   const anthropic = 'event: message_start\ndata: {"type":"message_start"}\n\n';
   for (const body of [openai, anthropic, `\ufeff\n${openai}`]) {
     const bytes = new TextEncoder().encode(body);
     // Split inside "data:" too: the start is recognized across chunks.
     const chunks = [bytes.slice(0, 3), bytes.slice(3)];
     const piped = new Blob(chunks).stream().pipeThrough(createCleanStream()).pipeThrough(createPartialJsonStream());
-    await assert.rejects(async () => {
-      for await (const u of piped) void u;
-    }, (e) => e instanceof TypeError && /server-sent events.*objectStream/.test(e.message));
+    await assert.rejects(
+      async () => {
+        for await (const u of piped) void u;
+      },
+      (e) => e instanceof TypeError && /server-sent events.*objectStream/.test(e.message),
+    );
     await assert.rejects(async () => {
       for await (const u of partialJsonValues(chunks)) void u;
     }, TypeError);
@@ -269,7 +306,15 @@ test('adapters: a server-sent events body is a TypeError that names objectStream
 });
 
 test('with a schema, finishExtract gives extract’s result for the whole text, and the stream’s last update carries it', async () => {
-  const schema = { type: 'object', required: ['n', 'mood'], properties: { n: { type: 'integer' }, mood: { enum: ['calm', 'angry'] }, tags: { type: 'array', items: { type: 'string' } } } };
+  const schema = {
+    type: 'object',
+    required: ['n', 'mood'],
+    properties: {
+      n: { type: 'integer' },
+      mood: { enum: ['calm', 'angry'] },
+      tags: { type: 'array', items: { type: 'string' } },
+    },
+  };
   const text = '<think>{"n": 9}</think>Sure: {"n": "2", "mood": "Angry", "tags": "one",}';
   const p = new PartialJsonParser({ schema });
   for (const ch of text) p.push(ch);
@@ -278,11 +323,17 @@ test('with a schema, finishExtract gives extract’s result for the whole text, 
   assert.equal(r.ok, true);
   assert.deepEqual(r.value, { n: 2, mood: 'angry', tags: ['one'] });
   assert.throws(() => p.push('x'), /freed|finished/);
-  assert.throws(() => new PartialJsonParser().finishExtract(), (e) => e instanceof TypeError && /without a schema/.test(e.message));
+  assert.throws(
+    () => new PartialJsonParser().finishExtract(),
+    (e) => e instanceof TypeError && /without a schema/.test(e.message),
+  );
   // A wrong answer is issues, not an exception; no JSON at all is the parse issue.
   const q = new PartialJsonParser({ schema, coerce: false });
   q.push('{"n": "2", "mood": "calm"}');
-  assert.deepEqual(q.finishExtract().issues.map((i) => [i.path, i.keyword]), [['/n', 'type']]);
+  assert.deepEqual(
+    q.finishExtract().issues.map((i) => [i.path, i.keyword]),
+    [['/n', 'type']],
+  );
   const none = new PartialJsonParser({ schema });
   none.push('I cannot help with that.');
   assert.equal(none.finishExtract().issues[0].keyword, 'parse');
@@ -360,7 +411,8 @@ test('regression: a member cut from the output after its key was shown never sen
 });
 
 test('reasoningFirst: a stream that starts inside reasoning (R1-style) never shows the draft, then the answer', async () => {
-  const text = 'Okay, the user wants JSON like {"chosenIndex": 9}. Let me answer.\n</think>\n\n{"chosenIndex": 2, "speech": "Hi"}';
+  const text =
+    'Okay, the user wants JSON like {"chosenIndex": 9}. Let me answer.\n</think>\n\n{"chosenIndex": 2, "speech": "Hi"}';
   for (const size of [1, 4, 11]) {
     const chunks = text.match(new RegExp(`.{1,${size}}`, 'gs'));
     const shown = [];
@@ -392,14 +444,29 @@ test('regression: valid JSON holding a lone surrogate finishes exactly as JSON.p
           return `${e.name} ${e.kind}`;
         }
       };
-      assert.equal(outcome(() => p.finish()), outcome(() => parseAndRepair(text)), `${JSON.stringify(text)} in ${size}s`);
-      assert.equal(outcome(() => q.finishDetailed()), outcome(() => parseDetailed(text)));
+      assert.equal(
+        outcome(() => p.finish()),
+        outcome(() => parseAndRepair(text)),
+        `${JSON.stringify(text)} in ${size}s`,
+      );
+      assert.equal(
+        outcome(() => q.finishDetailed()),
+        outcome(() => parseDetailed(text)),
+      );
     }
   }
 });
 
 test('with a schema, a string the schema wants as a number or boolean shows only complete, coerced as extract coerces it', () => {
-  const schema = { properties: { n: { type: 'integer' }, x: { type: ['number', 'null'] }, ok: { type: 'boolean' }, s: { type: 'string' }, bad: { type: 'integer' } } };
+  const schema = {
+    properties: {
+      n: { type: 'integer' },
+      x: { type: ['number', 'null'] },
+      ok: { type: 'boolean' },
+      s: { type: 'string' },
+      bad: { type: 'integer' },
+    },
+  };
   const text = '{"n": "12", "x": "2.5", "ok": "TRUE", "s": "34", "bad": "2.5"}';
   for (const size of [1, 3]) {
     const p = new PartialJsonParser({ schema, snapshots: true });
@@ -409,7 +476,11 @@ test('with a schema, a string the schema wants as a number or boolean shows only
       if (v?.n !== undefined) assert.equal(v.n, 12, 'n is never a string on the way');
       if (v?.ok !== undefined) assert.equal(v.ok, true);
     }
-    assert.deepEqual(shown.at(-1), { n: 12, x: 2.5, ok: true, s: '34', bad: '2.5' }, 'a string that does not read as one stays a string');
+    assert.deepEqual(
+      shown.at(-1),
+      { n: 12, x: 2.5, ok: true, s: '34', bad: '2.5' },
+      'a string that does not read as one stays a string',
+    );
     // finish() is still parseAndRepair's; finishExtract is extract's.
     assert.deepEqual(p.finish(), parseAndRepair(text));
   }

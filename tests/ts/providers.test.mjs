@@ -28,7 +28,8 @@ async function all(iterable) {
 const bytes = (s) => new TextEncoder().encode(s);
 
 test('serverSentEvents follows the standard: line ends, comments, BOM, multi-line data, event and id fields', async () => {
-  const body = '\uFEFF: hello\r\nevent: a\r\ndata: one\r\ndata:two\r\nid: 7\r\n\r\n\n\ndata\n\nevent: empty\n\ndata: x\rdata:  y\r\rdata: unfinished';
+  const body =
+    '\uFEFF: hello\r\nevent: a\r\ndata: one\r\ndata:two\r\nid: 7\r\n\r\n\n\ndata\n\nevent: empty\n\ndata: x\rdata:  y\r\rdata: unfinished';
   assert.deepEqual(await all(serverSentEvents([body])), [
     { event: 'a', data: 'one\ntwo', id: '7' },
     { event: 'message', data: '', id: '7' },
@@ -66,19 +67,43 @@ test('serverSentEvents is linear: a 4 MB event in 1-KB chunks and 100,000 small 
   assert.ok(performance.now() - t < 20_000);
 });
 
-const completion = (message) => ({ id: 'c', object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'stop' }] });
+const completion = (message) => ({
+  id: 'c',
+  object: 'chat.completion',
+  choices: [{ index: 0, message, finish_reason: 'stop' }],
+});
 
 test('openAIText: string content, content parts, refusals and tool-only messages', () => {
   assert.equal(openAIText(completion({ role: 'assistant', content: '{"a":1}' })), '{"a":1}');
-  assert.equal(openAIText(completion({ role: 'assistant', content: [{ type: 'text', text: '{"a":' }, { type: 'image_url' }, { type: 'text', text: '1}' }] })), '{"a":1}');
-  assert.throws(() => openAIText(completion({ role: 'assistant', content: null, refusal: 'I will not.' })), (e) => e instanceof ProviderError && e.code === 'refusal');
+  assert.equal(
+    openAIText(
+      completion({
+        role: 'assistant',
+        content: [{ type: 'text', text: '{"a":' }, { type: 'image_url' }, { type: 'text', text: '1}' }],
+      }),
+    ),
+    '{"a":1}',
+  );
   assert.throws(
-    () => openAIText(completion({ role: 'assistant', content: null, tool_calls: [{ function: { name: 'f', arguments: '{}' } }] })),
+    () => openAIText(completion({ role: 'assistant', content: null, refusal: 'I will not.' })),
+    (e) => e instanceof ProviderError && e.code === 'refusal',
+  );
+  assert.throws(
+    () =>
+      openAIText(
+        completion({ role: 'assistant', content: null, tool_calls: [{ function: { name: 'f', arguments: '{}' } }] }),
+      ),
     (e) => e.code === 'no_text' && /openAIToolArguments/.test(e.message),
   );
-  assert.throws(() => openAIText({ choices: [] }), (e) => e.code === 'bad_response');
+  assert.throws(
+    () => openAIText({ choices: [] }),
+    (e) => e.code === 'bad_response',
+  );
   assert.throws(() => openAIText('nope'), TypeError);
-  assert.throws(() => openAIText({ error: { message: 'quota', type: 'insufficient_quota' } }), (e) => e.code === 'insufficient_quota');
+  assert.throws(
+    () => openAIText({ error: { message: 'quota', type: 'insufficient_quota' } }),
+    (e) => e.code === 'insufficient_quota',
+  );
 });
 
 test('openAIToolArguments: the first call, a named call, the legacy function_call; the text is what the model wrote', () => {
@@ -92,15 +117,33 @@ test('openAIToolArguments: the first call, a named call, the legacy function_cal
   });
   assert.equal(openAIToolArguments(msg), '{"dir": "north"}');
   assert.deepEqual(parseAndRepair(openAIToolArguments(msg, { name: 'act' })), { chosenIndex: 2 });
-  assert.throws(() => openAIToolArguments(msg, { name: 'nope' }), (e) => e.code === 'no_tool_call');
-  assert.equal(openAIToolArguments(completion({ role: 'assistant', content: null, function_call: { name: 'f', arguments: '[1]' } })), '[1]');
+  assert.throws(
+    () => openAIToolArguments(msg, { name: 'nope' }),
+    (e) => e.code === 'no_tool_call',
+  );
+  assert.equal(
+    openAIToolArguments(
+      completion({ role: 'assistant', content: null, function_call: { name: 'f', arguments: '[1]' } }),
+    ),
+    '[1]',
+  );
 });
 
 test('openAITextStream over a real server: text deltas, tool-call argument deltas, and errors', async () => {
   const text = '<think>hm</think>{"a": [1, 2, 3], "b": "naïve 🙂"}';
-  const server = await startOpenAIServer((req) => (req.prompt === 'tool' ? { toolArguments: "{'x': 1,}", name: 'act', chunkSize: 2 } : req.prompt === 'fail' ? { streamError: 'boom', after: '{"a"' } : { content: text, chunkSize: 5 }));
+  const server = await startOpenAIServer((req) =>
+    req.prompt === 'tool'
+      ? { toolArguments: "{'x': 1,}", name: 'act', chunkSize: 2 }
+      : req.prompt === 'fail'
+        ? { streamError: 'boom', after: '{"a"' }
+        : { content: text, chunkSize: 5 },
+  );
   try {
-    const post = (prompt) => fetch(`${server.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: prompt }] }) });
+    const post = (prompt) =>
+      fetch(`${server.url}/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: prompt }] }),
+      });
     const deltas = await all(openAITextStream(await post('text')));
     assert.equal(deltas.join(''), text);
     assert.ok(deltas.length >= 10);
@@ -108,9 +151,18 @@ test('openAITextStream over a real server: text deltas, tool-call argument delta
     assert.equal(args.join(''), "{'x': 1,}");
     assert.deepEqual(await all(openAITextStream(await post('tool'), { toolArguments: 'other' })), []);
     assert.deepEqual(await all(openAITextStream(await post('tool'))), [], 'no text in a tool call');
-    await assert.rejects(all(openAITextStream(await post('fail'))), (e) => e instanceof ProviderError && e.status === 500 && isTransportError(e));
+    await assert.rejects(
+      all(openAITextStream(await post('fail'))),
+      (e) => e instanceof ProviderError && e.status === 500 && isTransportError(e),
+    );
     // The non-streaming forms of the same server.
-    const json = async (prompt) => (await fetch(`${server.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: prompt }] }) })).json();
+    const json = async (prompt) =>
+      (
+        await fetch(`${server.url}/chat/completions`, {
+          method: 'POST',
+          body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: prompt }] }),
+        })
+      ).json();
     assert.equal(openAIText(await json('text')), text);
     assert.equal(openAIToolArguments(await json('tool'), { name: 'act' }), "{'x': 1,}");
   } finally {
@@ -122,16 +174,34 @@ test('openAITextStream over a real server: text deltas, tool-call argument delta
 const anthropicEvents = [
   ['message_start', { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [] } }],
   ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } }],
-  ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Pick 2.' } }],
+  [
+    'content_block_delta',
+    { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Pick 2.' } },
+  ],
   ['content_block_stop', { type: 'content_block_stop', index: 0 }],
   ['content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } }],
-  ['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Sure: {"chosen' } }],
+  [
+    'content_block_delta',
+    { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Sure: {"chosen' } },
+  ],
   ['ping', { type: 'ping' }],
-  ['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Index": 2,}' } }],
+  [
+    'content_block_delta',
+    { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Index": 2,}' } },
+  ],
   ['content_block_stop', { type: 'content_block_stop', index: 1 }],
-  ['content_block_start', { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 't', name: 'act', input: {} } }],
-  ['content_block_delta', { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"speech": "Hel' } }],
-  ['content_block_delta', { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: 'lo"}' } }],
+  [
+    'content_block_start',
+    { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 't', name: 'act', input: {} } },
+  ],
+  [
+    'content_block_delta',
+    { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"speech": "Hel' } },
+  ],
+  [
+    'content_block_delta',
+    { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: 'lo"}' } },
+  ],
   ['content_block_stop', { type: 'content_block_stop', index: 2 }],
   ['message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use' } }],
   ['message_stop', { type: 'message_stop' }],
@@ -150,15 +220,33 @@ test('anthropicText, anthropicToolInput and anthropicTextStream: thinking left o
   };
   assert.deepEqual(parseAndRepair(anthropicText(message)), { chosenIndex: 2 });
   assert.equal(anthropicToolInput(message, { name: 'act' }), '{"speech":"Hello"}');
-  assert.throws(() => anthropicToolInput(message, { name: 'x' }), (e) => e.code === 'no_tool_call');
-  assert.throws(() => anthropicText({ type: 'message', content: [] }), (e) => e.code === 'no_text');
-  assert.throws(() => anthropicText({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }), (e) => e.status === 529 && isTransportError(e));
+  assert.throws(
+    () => anthropicToolInput(message, { name: 'x' }),
+    (e) => e.code === 'no_tool_call',
+  );
+  assert.throws(
+    () => anthropicText({ type: 'message', content: [] }),
+    (e) => e.code === 'no_text',
+  );
+  assert.throws(
+    () => anthropicText({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+    (e) => e.status === 529 && isTransportError(e),
+  );
 
   assert.equal((await all(anthropicTextStream([sse(anthropicEvents)]))).join(''), 'Sure: {"chosenIndex": 2,}');
-  assert.equal((await all(anthropicTextStream([sse(anthropicEvents)], { toolInput: true }))).join(''), '{"speech": "Hello"}');
+  assert.equal(
+    (await all(anthropicTextStream([sse(anthropicEvents)], { toolInput: true }))).join(''),
+    '{"speech": "Hello"}',
+  );
   assert.deepEqual(await all(anthropicTextStream([sse(anthropicEvents)], { toolInput: 'other' })), []);
-  const failing = sse([anthropicEvents[0], ['error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }]]);
-  await assert.rejects(all(anthropicTextStream([failing])), (e) => e instanceof ProviderError && e.status === 529 && e.code === 'overloaded_error' && isTransportError(e));
+  const failing = sse([
+    anthropicEvents[0],
+    ['error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }],
+  ]);
+  await assert.rejects(
+    all(anthropicTextStream([failing])),
+    (e) => e instanceof ProviderError && e.status === 529 && e.code === 'overloaded_error' && isTransportError(e),
+  );
 });
 
 test('createAnthropicQuery against a local server speaking the messages protocol, streaming and not', async () => {
@@ -184,13 +272,32 @@ test('createAnthropicQuery against a local server speaking the messages protocol
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
   try {
-    const query = createAnthropicQuery({ baseURL, apiKey: 'sk', model: 'claude', system: 'Answer in JSON.', maxTokens: 100 });
-    await assert.rejects(query('p'), (e) => e instanceof ProviderError && e.status === 529 && e.retryAfterMs === 0 && e.code === 'overloaded_error' && /Overloaded/.test(e.message));
+    const query = createAnthropicQuery({
+      baseURL,
+      apiKey: 'sk',
+      model: 'claude',
+      system: 'Answer in JSON.',
+      maxTokens: 100,
+    });
+    await assert.rejects(
+      query('p'),
+      (e) =>
+        e instanceof ProviderError &&
+        e.status === 529 &&
+        e.retryAfterMs === 0 &&
+        e.code === 'overloaded_error' &&
+        /Overloaded/.test(e.message),
+    );
     assert.equal(await query('p'), '{"chosenIndex": 2}');
     assert.equal(seen[1].url, '/v1/messages');
     assert.equal(seen[1].headers['x-api-key'], 'sk');
     assert.equal(seen[1].headers['anthropic-version'], '2023-06-01');
-    assert.deepEqual(seen[1].body, { model: 'claude', max_tokens: 100, messages: [{ role: 'user', content: 'p' }], system: 'Answer in JSON.' });
+    assert.deepEqual(seen[1].body, {
+      model: 'claude',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'p' }],
+      system: 'Answer in JSON.',
+    });
     const deltas = [];
     const streaming = createAnthropicQuery({ baseURL, model: 'claude', stream: true, onDelta: (d) => deltas.push(d) });
     assert.equal(await streaming('p'), 'Sure: {"chosenIndex": 2,}');
@@ -203,10 +310,23 @@ test('createAnthropicQuery against a local server speaking the messages protocol
 });
 
 test('createOpenAIQuery sends the system prompt, options and extra body fields, and reads JSON error bodies', async () => {
-  const server = await startOpenAIServer((req, n) => (n === 0 ? { status: 401, error: 'Incorrect API key provided' } : { content: 'ok' }));
+  const server = await startOpenAIServer((_req, n) =>
+    n === 0 ? { status: 401, error: 'Incorrect API key provided' } : { content: 'ok' },
+  );
   try {
-    const query = createOpenAIQuery({ baseURL: `${server.url}/`, model: 'm', system: 'sys', temperature: 0, maxTokens: 50, body: { response_format: { type: 'json_object' } }, headers: { 'x-trace': '1' } });
-    await assert.rejects(query('p'), (e) => e.status === 401 && /HTTP 401.*Incorrect API key/.test(e.message) && !isTransportError(e));
+    const query = createOpenAIQuery({
+      baseURL: `${server.url}/`,
+      model: 'm',
+      system: 'sys',
+      temperature: 0,
+      maxTokens: 50,
+      body: { response_format: { type: 'json_object' } },
+      headers: { 'x-trace': '1' },
+    });
+    await assert.rejects(
+      query('p'),
+      (e) => e.status === 401 && /HTTP 401.*Incorrect API key/.test(e.message) && !isTransportError(e),
+    );
     assert.equal(await query('p'), 'ok');
     assert.deepEqual(server.requests[1].body, {
       model: 'm',
@@ -226,12 +346,23 @@ test('createOpenAIQuery sends the system prompt, options and extra body fields, 
 
 test('reasoning deltas go to onReasoning, never into the text: reasoning_content, reasoning, and Anthropic thinking', async () => {
   const openai = (delta) => `data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`;
-  const body = [openai({ role: 'assistant', reasoning_content: 'Think' }), openai({ reasoning_content: 'ing.' }), openai({ reasoning: ' More.' }), openai({ content: '{"a": ' }), openai({ content: '1}' }), 'data: [DONE]\n\n'];
+  const body = [
+    openai({ role: 'assistant', reasoning_content: 'Think' }),
+    openai({ reasoning_content: 'ing.' }),
+    openai({ reasoning: ' More.' }),
+    openai({ content: '{"a": ' }),
+    openai({ content: '1}' }),
+    'data: [DONE]\n\n',
+  ];
   const thoughts = [];
   const text = await all(openAITextStream(body, { onReasoning: (d) => thoughts.push(d) }));
   assert.equal(text.join(''), '{"a": 1}');
   assert.deepEqual(thoughts, ['Think', 'ing.', ' More.']);
-  assert.equal((await all(openAITextStream(body))).join(''), '{"a": 1}', 'without the option, reasoning is dropped as before');
+  assert.equal(
+    (await all(openAITextStream(body))).join(''),
+    '{"a": 1}',
+    'without the option, reasoning is dropped as before',
+  );
   const thinking = [];
   const answer = await all(anthropicTextStream([sse(anthropicEvents)], { onReasoning: (d) => thinking.push(d) }));
   assert.equal(answer.join(''), 'Sure: {"chosenIndex": 2,}');

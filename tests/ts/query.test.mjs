@@ -24,7 +24,8 @@ const TURN = {
   additionalProperties: false,
 };
 const GOOD = { chosenIndex: 2, speech: 'Sit by the fire.', mood: 'calm' };
-const MESSY = "<think>They look calm.</think>Sure! Here is the JSON:\n```json\n{'chosenIndex': '2', \"speech\": \"Sit by the fire.\", \"mood\": \"calm\",}\n```";
+const MESSY =
+  '<think>They look calm.</think>Sure! Here is the JSON:\n```json\n{\'chosenIndex\': \'2\', "speech": "Sit by the fire.", "mood": "calm",}\n```';
 // Three problems at once: a missing property, a wrong enum value, an extra property.
 const WRONG = '{"chosenIndex": 2, "mood": "furious", "volume": 11}';
 const fast = { initialDelayMs: 5, maxDelayMs: 40, jitter: false };
@@ -54,7 +55,10 @@ test('a malformed first answer is repaired and coerced: one attempt, its repairs
       assert.equal(h.ok, true);
       assert.equal(h.response, MESSY);
       assert.deepEqual(h.repairs.map((x) => x.kind).sort(), ['single_quotes', 'single_quotes', 'trailing_comma']);
-      assert.deepEqual(h.coercions.map((c) => [c.path, c.rule]), [['/chosenIndex', 'string_to_integer']]);
+      assert.deepEqual(
+        h.coercions.map((c) => [c.path, c.rule]),
+        [['/chosenIndex', 'string_to_integer']],
+      );
       assert.equal(server.requests[0].headers.authorization, 'Bearer k');
       assert.equal(server.requests[0].body.model, 'local');
       assert.equal(server.requests[0].prompt, 'Choose.');
@@ -70,9 +74,18 @@ test('a schema failure is fed back with every issue, the schema and the task; th
       const r = await queryWithCorrection({ query, prompt: 'Choose an option for the innkeeper.', schema: TURN });
       assert.deepEqual(r.value, GOOD);
       assert.equal(r.attempts, 2);
-      assert.deepEqual(r.history.map((h) => [h.kind, h.attempt, h.ok]), [['answer', 1, false], ['answer', 2, true]]);
+      assert.deepEqual(
+        r.history.map((h) => [h.kind, h.attempt, h.ok]),
+        [
+          ['answer', 1, false],
+          ['answer', 2, true],
+        ],
+      );
       const second = server.requests[1].prompt;
-      assert.ok(second.startsWith('Choose an option for the innkeeper.'), 'the task is repeated for a stateless endpoint');
+      assert.ok(
+        second.startsWith('Choose an option for the innkeeper.'),
+        'the task is repeated for a stateless endpoint',
+      );
       assert.match(second, /missing required property "speech"/);
       assert.match(second, /\/mood: must be one of "calm", "angry"; received "furious"/);
       assert.match(second, /property "volume" is not allowed/);
@@ -102,14 +115,21 @@ test('when every answer fails, SchemaValidationError carries the last issues, th
   assert.equal(calls, 3);
   // maxRetries 0: one answer, no correction.
   calls = 0;
-  await assert.rejects(queryWithCorrection({ query, prompt: 'p', schema: TURN, maxRetries: 0 }), (e) => e.attempts === 1);
+  await assert.rejects(
+    queryWithCorrection({ query, prompt: 'p', schema: TURN, maxRetries: 0 }),
+    (e) => e.attempts === 1,
+  );
   assert.equal(calls, 1);
 });
 
 test('an answer with no JSON at all is corrected like any other failure', async () => {
   const prompts = [];
   const answers = ['I cannot decide right now, sorry.', JSON.stringify(GOOD)];
-  const r = await queryWithCorrection({ query: (p) => (prompts.push(p), answers[prompts.length - 1]), prompt: 'p', schema: TURN });
+  const r = await queryWithCorrection({
+    query: (p) => (prompts.push(p), answers[prompts.length - 1]),
+    prompt: 'p',
+    schema: TURN,
+  });
   assert.equal(r.attempts, 2);
   assert.match(prompts[1], /No JSON value could be read/);
 });
@@ -132,12 +152,21 @@ test('429 and 503 are retried with exponential backoff and Retry-After, never fe
       const kinds = r.history.map((h) => h.kind);
       assert.deepEqual(kinds, ['transport_error', 'transport_error', 'transport_error', 'answer']);
       // Retry-After (30 ms) beats the first backoff step (5 ms); then 10 and 20 ms.
-      assert.deepEqual(r.history.slice(0, 3).map((h) => h.retryInMs), [30, 10, 20]);
-      assert.deepEqual(r.history.slice(0, 3).map((h) => h.error.status), [429, 503, 502]);
+      assert.deepEqual(
+        r.history.slice(0, 3).map((h) => h.retryInMs),
+        [30, 10, 20],
+      );
+      assert.deepEqual(
+        r.history.slice(0, 3).map((h) => h.error.status),
+        [429, 503, 502],
+      );
       assert.ok(r.history[0].error instanceof ProviderError);
       assert.equal(r.history[0].error.retryAfterMs, 30);
       // The same prompt each time: a transport error is not the model's fault.
-      assert.deepEqual(server.requests.map((q) => q.prompt), ['Choose.', 'Choose.', 'Choose.', 'Choose.']);
+      assert.deepEqual(
+        server.requests.map((q) => q.prompt),
+        ['Choose.', 'Choose.', 'Choose.', 'Choose.'],
+      );
     },
   );
 });
@@ -149,11 +178,20 @@ test('transport retries are per answer, and when they run out the transport erro
       const query = createOpenAIQuery({ baseURL: server.url, model: 'local' });
       const seen = [];
       await assert.rejects(
-        queryWithCorrection({ query, prompt: 'p', schema: TURN, backoff: { ...fast, maxRetries: 2 }, onAttempt: (e) => seen.push(e) }),
+        queryWithCorrection({
+          query,
+          prompt: 'p',
+          schema: TURN,
+          backoff: { ...fast, maxRetries: 2 },
+          onAttempt: (e) => seen.push(e),
+        }),
         (e) => e instanceof ProviderError && e.status === 503 && /HTTP 503.*down/.test(e.message),
       );
       assert.equal(server.requests.length, 3);
-      assert.deepEqual(seen.map((h) => h.retryInMs), [5, 10, undefined]);
+      assert.deepEqual(
+        seen.map((h) => h.retryInMs),
+        [5, 10, undefined],
+      );
     },
   );
   // After a schema failure the transport count starts again.
@@ -163,7 +201,10 @@ test('transport retries are per answer, and when they run out the transport erro
       const query = createOpenAIQuery({ baseURL: server.url, model: 'local' });
       const r = await queryWithCorrection({ query, prompt: 'p', schema: TURN, backoff: { ...fast, maxRetries: 1 } });
       assert.equal(r.attempts, 2);
-      assert.deepEqual(r.history.map((h) => `${h.kind}:${h.attempt}`), ['transport_error:1', 'answer:1', 'transport_error:2', 'answer:2']);
+      assert.deepEqual(
+        r.history.map((h) => `${h.kind}:${h.attempt}`),
+        ['transport_error:1', 'answer:1', 'transport_error:2', 'answer:2'],
+      );
       assert.ok(!server.requests[2].prompt.includes('503') && !server.requests[2].prompt.includes('429'));
     },
   );
@@ -175,7 +216,10 @@ test('other HTTP errors (400, 401) end the loop at once', async () => {
       () => ({ status, error: 'nope' }),
       async (server) => {
         const query = createOpenAIQuery({ baseURL: server.url, model: 'local' });
-        await assert.rejects(queryWithCorrection({ query, prompt: 'p', schema: TURN, backoff: fast }), (e) => e instanceof ProviderError && e.status === status);
+        await assert.rejects(
+          queryWithCorrection({ query, prompt: 'p', schema: TURN, backoff: fast }),
+          (e) => e instanceof ProviderError && e.status === status,
+        );
         assert.equal(server.requests.length, 1);
       },
     );
@@ -198,10 +242,16 @@ test('a dropped connection is a network error and is retried', async () => {
 
 test('streaming: deltas arrive as they are sent, an error event mid-stream is retried, a malformed streamed answer is repaired', async () => {
   await withServer(
-    (_req, n) => (n === 0 ? { streamError: 'upstream died', after: '{"chosenIndex": 2, "spe' } : { content: MESSY, chunkSize: 3 }),
+    (_req, n) =>
+      n === 0 ? { streamError: 'upstream died', after: '{"chosenIndex": 2, "spe' } : { content: MESSY, chunkSize: 3 },
     async (server) => {
       const deltas = [];
-      const query = createOpenAIQuery({ baseURL: server.url, model: 'local', stream: true, onDelta: (d) => deltas.push(d) });
+      const query = createOpenAIQuery({
+        baseURL: server.url,
+        model: 'local',
+        stream: true,
+        onDelta: (d) => deltas.push(d),
+      });
       const r = await queryWithCorrection({ query, prompt: 'p', schema: TURN, backoff: fast });
       assert.deepEqual(r.value, GOOD);
       assert.equal(r.attempts, 1);
@@ -221,7 +271,10 @@ test('an aborted signal rejects with an AbortError: before the start, during a b
   let calls = 0;
   const pre = new AbortController();
   pre.abort();
-  await assert.rejects(queryWithCorrection({ query: () => (calls++, '{}'), prompt: 'p', schema: TURN, signal: pre.signal }), { name: 'AbortError' });
+  await assert.rejects(
+    queryWithCorrection({ query: () => (calls++, '{}'), prompt: 'p', schema: TURN, signal: pre.signal }),
+    { name: 'AbortError' },
+  );
   assert.equal(calls, 0);
 
   await withServer(
@@ -230,7 +283,14 @@ test('an aborted signal rejects with an AbortError: before the start, during a b
       const query = createOpenAIQuery({ baseURL: server.url, model: 'local' });
       const c = new AbortController();
       const started = Date.now();
-      const p = queryWithCorrection({ query, prompt: 'p', schema: TURN, signal: c.signal, backoff: { initialDelayMs: 60_000, jitter: false }, onAttempt: () => setTimeout(() => c.abort(), 10) });
+      const p = queryWithCorrection({
+        query,
+        prompt: 'p',
+        schema: TURN,
+        signal: c.signal,
+        backoff: { initialDelayMs: 60_000, jitter: false },
+        onAttempt: () => setTimeout(() => c.abort(), 10),
+      });
       await assert.rejects(p, (e) => e.name === 'AbortError' && e instanceof DOMException);
       assert.ok(Date.now() - started < 5_000, 'the backoff wait was cut short');
     },
@@ -243,7 +303,9 @@ test('an aborted signal rejects with an AbortError: before the start, during a b
       const query = createOpenAIQuery({ baseURL: server.url, model: 'local' });
       const c = new AbortController();
       setTimeout(() => c.abort(), 30);
-      await assert.rejects(queryWithCorrection({ query, prompt: 'p', schema: TURN, signal: c.signal }), { name: 'AbortError' });
+      await assert.rejects(queryWithCorrection({ query, prompt: 'p', schema: TURN, signal: c.signal }), {
+        name: 'AbortError',
+      });
     },
   );
   const c = new AbortController();
@@ -252,7 +314,10 @@ test('an aborted signal rejects with an AbortError: before the start, during a b
     return new Promise(() => {});
   };
   setTimeout(() => c.abort(new Error('user left')), 10);
-  await assert.rejects(queryWithCorrection({ query: never, prompt: 'p', schema: TURN, signal: c.signal }), (e) => e.name === 'AbortError' && e.cause?.message === 'user left');
+  await assert.rejects(
+    queryWithCorrection({ query: never, prompt: 'p', schema: TURN, signal: c.signal }),
+    (e) => e.name === 'AbortError' && e.cause?.message === 'user left',
+  );
 });
 
 test('query gets the attempt number, whether it is a correction, and the history so far', async () => {
@@ -262,7 +327,13 @@ test('query gets the attempt number, whether it is a correction, and the history
     prompt: 'p',
     schema: TURN,
   });
-  assert.deepEqual(contexts.map((c) => [c.attempt, c.correction, c.history.length]), [[1, false, 0], [2, true, 1]]);
+  assert.deepEqual(
+    contexts.map((c) => [c.attempt, c.correction, c.history.length]),
+    [
+      [1, false, 0],
+      [2, true, 1],
+    ],
+  );
 });
 
 test('a custom correction prompt and a compiled schema are used as given (and the compiled schema is not freed)', async () => {
@@ -288,7 +359,10 @@ test('bad options and bad answers are typed errors; errors that are not transpor
   await assert.rejects(queryWithCorrection({ ...ok, backoff: { initialDelayMs: Number.NaN } }), RangeError);
   await assert.rejects(queryWithCorrection({ ...ok, signal: {} }), TypeError);
   await assert.rejects(queryWithCorrection({ ...ok, schema: 'not a schema' }), TypeError);
-  await assert.rejects(queryWithCorrection({ ...ok, query: () => ({ text: '{}' }) }), /must resolve to a string, got object/);
+  await assert.rejects(
+    queryWithCorrection({ ...ok, query: () => ({ text: '{}' }) }),
+    /must resolve to a string, got object/,
+  );
   let calls = 0;
   const bug = new Error('bug in the caller');
   await assert.rejects(queryWithCorrection({ ...ok, query: () => (calls++, Promise.reject(bug)) }), (e) => e === bug);
@@ -297,12 +371,17 @@ test('bad options and bad answers are typed errors; errors that are not transpor
 
 test('isTransportError: statuses, network codes, fetch failures, and not the rest', () => {
   const withFields = (fields, base = new Error('x')) => Object.assign(base, fields);
-  for (const status of [408, 429, 500, 502, 503, 529]) assert.equal(isTransportError(withFields({ status })), true, `status ${status}`);
-  for (const status of [400, 401, 403, 404, 422]) assert.equal(isTransportError(withFields({ status })), false, `status ${status}`);
+  for (const status of [408, 429, 500, 502, 503, 529])
+    assert.equal(isTransportError(withFields({ status })), true, `status ${status}`);
+  for (const status of [400, 401, 403, 404, 422])
+    assert.equal(isTransportError(withFields({ status })), false, `status ${status}`);
   assert.equal(isTransportError(withFields({ statusCode: 503 })), true);
   assert.equal(isTransportError(withFields({ response: { status: 429 } })), true);
   assert.equal(isTransportError(withFields({ code: 'ECONNRESET' })), true);
-  assert.equal(isTransportError(new TypeError('fetch failed', { cause: withFields({ code: 'UND_ERR_SOCKET' }) })), true);
+  assert.equal(
+    isTransportError(new TypeError('fetch failed', { cause: withFields({ code: 'UND_ERR_SOCKET' }) })),
+    true,
+  );
   assert.equal(isTransportError(new TypeError('Failed to fetch')), true);
   assert.equal(isTransportError(new TypeError('x is not a function')), false);
   assert.equal(isTransportError(new DOMException('stop', 'AbortError')), false);
@@ -316,13 +395,26 @@ test('check: problems the schema cannot express fail the answer and are fed back
   const r = await queryWithCorrection({
     query: (p) => (prompts.push(p), answers[prompts.length - 1]),
     prompt: 'Give a range.',
-    schema: { type: 'object', properties: { from: { type: 'integer' }, to: { type: 'integer' } }, required: ['from', 'to'] },
+    schema: {
+      type: 'object',
+      properties: { from: { type: 'integer' }, to: { type: 'integer' } },
+      required: ['from', 'to'],
+    },
     check: (v) => (v.to < v.from ? [{ path: '/to', message: `must not be below from (${v.from})` }] : []),
   });
   assert.deepEqual(r.value, { from: 3, to: 9 });
   assert.equal(r.attempts, 2);
-  assert.deepEqual(r.history[0].issues.map((i) => [i.path, i.keyword]), [['/to', 'check']]);
+  assert.deepEqual(
+    r.history[0].issues.map((i) => [i.path, i.keyword]),
+    [['/to', 'check']],
+  );
   assert.match(prompts[1], /\/to: must not be below from \(9\) \(received integer 3\)/);
-  await assert.rejects(queryWithCorrection({ query: () => '{}', prompt: 'p', schema: {}, check: () => 'bad' }), TypeError);
-  await assert.rejects(queryWithCorrection({ query: () => '{}', prompt: 'p', schema: {}, check: () => [{ path: 1 }] }), TypeError);
+  await assert.rejects(
+    queryWithCorrection({ query: () => '{}', prompt: 'p', schema: {}, check: () => 'bad' }),
+    TypeError,
+  );
+  await assert.rejects(
+    queryWithCorrection({ query: () => '{}', prompt: 'p', schema: {}, check: () => [{ path: 1 }] }),
+    TypeError,
+  );
 });

@@ -77,7 +77,8 @@ function blocks() {
     const open = /^```(js|ts)\s*$/.exec(lines[i]);
     if (!open) continue;
     const start = i + 1;
-    while (!/^```\s*$/.test(lines[++i])) if (i >= lines.length) throw new Error(`README: a block at line ${start} never closes`);
+    while (!/^```\s*$/.test(lines[++i]))
+      if (i >= lines.length) throw new Error(`README: a block at line ${start} never closes`);
     out.push({ line: start, lang: open[1], code: lines.slice(start, i).join('\n') });
   }
   return out;
@@ -89,7 +90,10 @@ test('every JavaScript and TypeScript example in the README runs as printed', as
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'prelude.mjs'), prelude);
-  writeFileSync(join(dir, 'responses.jsonl'), [JSON.stringify({ content: 'Sure: {"chosenIndex": "3", "speech": "Go"}' }), JSON.stringify({ content: 'I cannot.' })].join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'responses.jsonl'),
+    `${[JSON.stringify({ content: 'Sure: {"chosenIndex": "3", "speech": "Go"}' }), JSON.stringify({ content: 'I cannot.' })].join('\n')}\n`,
+  );
   const found = blocks();
   assert.ok(found.length >= 15, `${found.length} blocks`);
   const results = [];
@@ -99,7 +103,13 @@ test('every JavaScript and TypeScript example in the README runs as printed', as
     writeFileSync(file, `import './prelude.mjs';\n${code}`);
     const callsFile = join(dir, `calls-${b.line}.json`);
     try {
-      execFileSync('node', [file], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000, env: { ...process.env, CALLS_FILE: callsFile } });
+      execFileSync('node', [file], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+        env: { ...process.env, CALLS_FILE: callsFile },
+      });
     } catch (e) {
       assert.fail(`README block at line ${b.line} failed:\n${b.code}\n--- stderr:\n${e.stderr}`);
     }
@@ -110,8 +120,15 @@ test('every JavaScript and TypeScript example in the README runs as printed', as
   assert.deepEqual(by('if (r.ok) act(r.value)').calls.act, [expectedTurn]);
   assert.deepEqual(by('partialJsonValues(result.textStream').calls.save, [expectedTurn]);
   assert.ok(by('partialJsonValues(result.textStream').calls.render.length > 3);
-  assert.equal(by('cleanChunks(streamText').calls['ui.append'].join(''), "Sure! ```json\n{'chosenIndex': '2', 'speech': 'Run!',}\n```");
-  for (const r of results.filter((r) => r.code.includes('showSpeech'))) assert.ok(r.calls['ui.showSpeech'].some((s) => s === 'Run!'), `line ${r.line}`);
+  assert.equal(
+    by('cleanChunks(streamText').calls['ui.append'].join(''),
+    "Sure! ```json\n{'chosenIndex': '2', 'speech': 'Run!',}\n```",
+  );
+  for (const r of results.filter((r) => r.code.includes('showSpeech')))
+    assert.ok(
+      r.calls['ui.showSpeech'].some((s) => s === 'Run!'),
+      `line ${r.line}`,
+    );
   const bulk = by("createReadStream('responses.jsonl')").calls;
   assert.deepEqual(bulk.save, [{ chosenIndex: 3, speech: 'Go' }]);
   assert.equal(bulk.report.length, 1);

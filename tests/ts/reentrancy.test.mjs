@@ -16,7 +16,11 @@ import {
 } from 'llm-response-sanitizer';
 import { repairFixtures } from './fixtures.mjs';
 
-const turn = { type: 'object', properties: { chosenIndex: { type: 'integer' }, speech: { type: 'string' } }, required: ['chosenIndex', 'speech'] };
+const turn = {
+  type: 'object',
+  properties: { chosenIndex: { type: 'integer' }, speech: { type: 'string' } },
+  required: ['chosenIndex', 'speech'],
+};
 
 test('calls from inside a logger and an event dispatcher, while a response is being processed, get their own answers', async () => {
   const inner = [];
@@ -30,8 +34,19 @@ test('calls from inside a logger and an event dispatcher, while a response is be
   };
   const logger = { debug: reenter, info: reenter, warn: reenter, error: reenter };
   const safeEventDispatcher = { dispatch: reenter };
-  const validator = { validate: (id, v) => ({ isValid: typeof v.chosenIndex === 'number' && typeof v.speech === 'string', errors: [{ message: 'wrong' }] }), isSchemaLoaded: () => true };
-  const engine = new LLMResponseProcessor({ schemaValidator: validator, logger, safeEventDispatcher, llmJsonService: new LlmJsonService() });
+  const validator = {
+    validate: (_id, v) => ({
+      isValid: typeof v.chosenIndex === 'number' && typeof v.speech === 'string',
+      errors: [{ message: 'wrong' }],
+    }),
+    isSchemaLoaded: () => true,
+  };
+  const engine = new LLMResponseProcessor({
+    schemaValidator: validator,
+    logger,
+    safeEventDispatcher,
+    llmJsonService: new LlmJsonService(),
+  });
   const ours = new LLMResponseProcessor({ schema: turn, logger, safeEventDispatcher });
   for (const p of [engine, ours]) {
     const r = await p.processResponse("Sure: {'chosenIndex': 2, 'speech': 'Halt!', 'thoughts': 't',}", 'a');
@@ -60,12 +75,17 @@ test('onAttempt may use the module while queryWithCorrection runs', async () => 
   });
   assert.deepEqual(r.value, { chosenIndex: 1, speech: 'ok' });
   assert.equal(r.attempts, 2);
-  assert.deepEqual(seen.filter((x) => x === 'b'), ['b', 'b']);
+  assert.deepEqual(
+    seen.filter((x) => x === 'b'),
+    ['b', 'b'],
+  );
   assert.ok(seen.filter((x) => x === true).length >= 2);
 });
 
 test('a hundred streams interleaved chunk by chunk each end as their one-shot call does', () => {
-  const fixtures = repairFixtures().filter((f) => f.expected !== undefined).slice(0, 50);
+  const fixtures = repairFixtures()
+    .filter((f) => f.expected !== undefined)
+    .slice(0, 50);
   const streams = fixtures.flatMap((f) => [
     { f, kind: 'partial', s: new PartialJsonParser(), at: 0 },
     { f, kind: 'clean', s: new StreamCleaner({ removeAssistantPrefix: true }), at: 0, out: '' },

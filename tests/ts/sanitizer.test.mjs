@@ -15,13 +15,22 @@ describe('sanitize', () => {
     assert.deepEqual(JSON.parse(S.sanitize('{"a": [1, 2,], "b": {"c": 3,},}')), { a: [1, 2], b: { c: 3 } });
   });
   test('a truncated JSON object is completed', () => {
-    assert.deepEqual(JSON.parse(S.sanitize('{"entities": [{"name": "A"}, {"name": "B')), { entities: [{ name: 'A' }, { name: 'B' }] });
+    assert.deepEqual(JSON.parse(S.sanitize('{"entities": [{"name": "A"}, {"name": "B')), {
+      entities: [{ name: 'A' }, { name: 'B' }],
+    });
   });
   test('a completely unsalvageable string is an error', () => {
-    assert.throws(() => S.sanitize('I am unable to comply with that request.'), (e) => e instanceof JsonRepairError && e.kind === 'no_json');
+    assert.throws(
+      () => S.sanitize('I am unable to comply with that request.'),
+      (e) => e instanceof JsonRepairError && e.kind === 'no_json',
+    );
   });
   test('an empty or whitespace-only string is an error', () => {
-    for (const t of ['', '   ', '\n\t ']) assert.throws(() => S.sanitize(t), (e) => e instanceof JsonRepairError && e.kind === 'no_json');
+    for (const t of ['', '   ', '\n\t '])
+      assert.throws(
+        () => S.sanitize(t),
+        (e) => e instanceof JsonRepairError && e.kind === 'no_json',
+      );
   });
 });
 
@@ -47,7 +56,8 @@ describe('_extractJsonFromMarkdown', () => {
 describe('_removeTrailingCommas', () => {
   test('trailing comma in an object', () => assert.equal(S._removeTrailingCommas('{"a":1,}'), '{"a":1}'));
   test('trailing comma in an array', () => assert.equal(S._removeTrailingCommas('[1,2,3,]'), '[1,2,3]'));
-  test('nested trailing commas', () => assert.equal(S._removeTrailingCommas('{"a":[1,{"b":2,},],}'), '{"a":[1,{"b":2}]}'));
+  test('nested trailing commas', () =>
+    assert.equal(S._removeTrailingCommas('{"a":[1,{"b":2,},],}'), '{"a":[1,{"b":2}]}'));
   test('valid JSON is unchanged', () => {
     const t = '{"a": [1, 2], "b": "x,}"}';
     assert.equal(S._removeTrailingCommas(t), t);
@@ -60,7 +70,8 @@ describe('_removeTrailingCommas', () => {
 describe('_fixTruncatedObject', () => {
   test('an unclosed object', () => assert.equal(S._fixTruncatedObject('{"a": 1'), '{"a":1}'));
   test('an unclosed array', () => assert.equal(S._fixTruncatedObject('["a", "b"'), '["a","b"]'));
-  test('nested unclosed structures', () => assert.deepEqual(JSON.parse(S._fixTruncatedObject('{"a": ["b"}')), { a: ['b'] }));
+  test('nested unclosed structures', () =>
+    assert.deepEqual(JSON.parse(S._fixTruncatedObject('{"a": ["b"}')), { a: ['b'] }));
   test('a string that is not truncated is unchanged', () => {
     const t = '{"a": {"b": [1, 2]}}';
     assert.equal(S._fixTruncatedObject(t), t);

@@ -4,7 +4,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { compileSchema, validate, CompiledSchema, SchemaCompileError, standardIssues, ISSUE_KEYWORDS } from 'llm-response-sanitizer';
+import {
+  compileSchema,
+  validate,
+  CompiledSchema,
+  SchemaCompileError,
+  standardIssues,
+  ISSUE_KEYWORDS,
+} from 'llm-response-sanitizer';
 
 const suite = new URL('../../target/schema-suite/', import.meta.url).pathname;
 
@@ -30,14 +37,19 @@ function remotes() {
   return out;
 }
 
-for (const [dir, draft] of [['draft2020-12', '2020-12'], ['draft7', '7']]) {
+for (const [dir, draft] of [
+  ['draft2020-12', '2020-12'],
+  ['draft7', '7'],
+]) {
   test(`JSON-Schema-Test-Suite ${dir}: every required test passes through the npm API`, () => {
     assert.ok(existsSync(join(suite, 'ready')), 'run scripts/fetch-schema-suite.sh first');
     const options = { defaultDraft: draft, remotes: remotes() };
     let passed = 0;
     const failures = [];
     const keywords = new Set();
-    for (const file of readdirSync(join(suite, 'tests', dir)).filter((f) => f.endsWith('.json')).sort()) {
+    for (const file of readdirSync(join(suite, 'tests', dir))
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
       for (const group of JSON.parse(readFileSync(join(suite, 'tests', dir, file), 'utf8'))) {
         let schema;
         try {
@@ -60,7 +72,11 @@ for (const [dir, draft] of [['draft2020-12', '2020-12'], ['draft7', '7']]) {
     console.log(`${dir}: ${passed} of ${passed + failures.length} required tests pass (wasm, host RegExp)`);
     assert.deepEqual(failures, []);
     assert.ok(passed > 900);
-    assert.deepEqual([...keywords].filter((k) => !ISSUE_KEYWORDS.includes(k)), [], 'issue keywords missing from ISSUE_KEYWORDS');
+    assert.deepEqual(
+      [...keywords].filter((k) => !ISSUE_KEYWORDS.includes(k)),
+      [],
+      'issue keywords missing from ISSUE_KEYWORDS',
+    );
     assert.ok(keywords.size > 25, [...keywords].join(' '));
   });
 }
@@ -76,7 +92,11 @@ test('compile errors are typed, with a code and the place in the schema', () => 
   for (const [schema, code, schemaPath] of cases) {
     assert.throws(
       () => compileSchema(schema),
-      (e) => e instanceof SchemaCompileError && e.name === 'SchemaCompileError' && e.code === code && e.schemaPath === schemaPath,
+      (e) =>
+        e instanceof SchemaCompileError &&
+        e.name === 'SchemaCompileError' &&
+        e.code === code &&
+        e.schemaPath === schemaPath,
       JSON.stringify(schema),
     );
   }
@@ -107,14 +127,19 @@ test('issues name the path, keyword, schema path and params; required and additi
   assert.deepEqual(standardIssues(r.issues)[1], { message: r.issues[1].message, path: ['tags', 1] });
   // Keys that look like pointers or prototypes are plain data.
   const odd = validate(JSON.parse('{"__proto__": 1, "a/b": 2}'), { additionalProperties: false });
-  assert.deepEqual(odd.issues.map((i) => i.path), ['/__proto__', '/a~1b']);
+  assert.deepEqual(
+    odd.issues.map((i) => i.path),
+    ['/__proto__', '/a~1b'],
+  );
 });
 
 test('a compiled schema is reusable, implements Standard Schema, and frees', () => {
   const s = compileSchema({ type: 'string', minLength: 2 });
   assert.ok(s instanceof CompiledSchema);
   assert.deepEqual(s['~standard'].validate('ok'), { value: 'ok' });
-  assert.deepEqual(s['~standard'].validate('x').issues, [{ message: 'must have at least 2 characters, got 1', path: [] }]);
+  assert.deepEqual(s['~standard'].validate('x').issues, [
+    { message: 'must have at least 2 characters, got 1', path: [] },
+  ]);
   assert.equal(s['~standard'].vendor, 'llm-response-sanitizer');
   for (let i = 0; i < 1000; i++) assert.equal(s.validate(i % 2 ? 'ab' : 'a').valid, i % 2 === 1);
   s.free();
@@ -124,7 +149,10 @@ test('a compiled schema is reusable, implements Standard Schema, and frees', () 
 });
 
 test('ECMAScript regular expressions: Unicode classes, lookahead and no implicit anchoring', () => {
-  const s = compileSchema({ patternProperties: { '^\\p{L}+$': { type: 'integer' } }, properties: { 'code-1': { pattern: '(?=.*\\d)[A-Z]{2}' } } });
+  const s = compileSchema({
+    patternProperties: { '^\\p{L}+$': { type: 'integer' } },
+    properties: { 'code-1': { pattern: '(?=.*\\d)[A-Z]{2}' } },
+  });
   assert.equal(s.validate({ café: 1 }).valid, true);
   assert.equal(s.validate({ café: 'x' }).valid, false);
   assert.equal(s.validate({ 'code-1': 'xxAB1' }).valid, true);
@@ -161,7 +189,10 @@ test('a value deeper than evaluation follows is a depth issue, a keyword of the 
   for (let i = 0; i < 400; i++) deep = [deep];
   const d = validate(deep, { $defs: { n: { items: { $ref: '#/$defs/n' } } }, $ref: '#/$defs/n' });
   assert.equal(d.valid, false);
-  assert.ok(d.issues.some((i) => i.keyword === 'depth'), JSON.stringify(d.issues.map((i) => i.keyword)));
+  assert.ok(
+    d.issues.some((i) => i.keyword === 'depth'),
+    JSON.stringify(d.issues.map((i) => i.keyword)),
+  );
   for (const i of d.issues) assert.ok(ISSUE_KEYWORDS.includes(i.keyword), i.keyword);
 });
 
@@ -169,7 +200,10 @@ test('a pattern the host cannot test on a value (its stack overflows) is a patte
   const schema = compileSchema({ type: 'string', pattern: '^([a-z]|[0-9])*$' });
   const r = schema.validate('a'.repeat(5_000_000));
   assert.equal(r.valid, false);
-  assert.deepEqual(r.issues.map((i) => i.keyword), ['pattern']);
+  assert.deepEqual(
+    r.issues.map((i) => i.keyword),
+    ['pattern'],
+  );
   // The same schema, and every other call, still work; dropping the schema is harmless.
   assert.equal(schema.validate('abc123').valid, true);
   assert.deepEqual(validate('x', { type: 'string', pattern: '^x$' }).valid, true);

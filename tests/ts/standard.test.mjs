@@ -35,12 +35,24 @@ const Turn = z.object({
 });
 
 test('zod 4: coerced toward its JSON Schema, validated by zod, the output is zod’s', () => {
-  const r = extract('<think>{"chosenIndex": 9}</think>Sure! {"chosenIndex": "2", "speech": "Hi", "extra": true,}', Turn);
+  const r = extract(
+    '<think>{"chosenIndex": 9}</think>Sure! {"chosenIndex": "2", "speech": "Hi", "extra": true,}',
+    Turn,
+  );
   assert.equal(r.ok, true, JSON.stringify(r.issues));
   // zod's output: the default filled in, the unknown key stripped (zod strips it; it is no error).
   assert.deepEqual(r.value, { chosenIndex: 2, speech: 'Hi', mood: 'calm' });
-  assert.deepEqual(r.coercions.map((c) => [c.path, c.rule]), [['/chosenIndex', 'string_to_integer'], ['/mood', 'default']]);
-  assert.deepEqual(r.repairs.map((x) => x.kind), ['trailing_comma']);
+  assert.deepEqual(
+    r.coercions.map((c) => [c.path, c.rule]),
+    [
+      ['/chosenIndex', 'string_to_integer'],
+      ['/mood', 'default'],
+    ],
+  );
+  assert.deepEqual(
+    r.repairs.map((x) => x.kind),
+    ['trailing_comma'],
+  );
 });
 
 test('zod 4: a value zod rejects is never ok; its issues come back as ours, with zod’s code', () => {
@@ -61,7 +73,10 @@ test('zod’s refinements decide: a candidate its JSON Schema accepts but zod re
   const none = extract('First {"n": 3}, then {"n": 5}', Even);
   assert.equal(none.ok, false);
   assert.deepEqual(none.value, { n: 3 }, 'the first candidate is reported');
-  assert.deepEqual(none.issues.map((i) => [i.path, i.keyword, i.message, i.params.vendor, i.params.code]), [['/n', 'standard', 'must be even', 'zod', 'custom']]);
+  assert.deepEqual(
+    none.issues.map((i) => [i.path, i.keyword, i.message, i.params.vendor, i.params.code]),
+    [['/n', 'standard', 'must be even', 'zod', 'custom']],
+  );
 });
 
 test('zod 3 (no JSON Schema of its own): each candidate is read as it is and zod judges it', () => {
@@ -132,7 +147,12 @@ test('anything that is neither a JSON Schema nor a Standard Schema is a TypeErro
     ['{"type":"string"}', /got string/],
   ];
   for (const [schema, message] of cases) {
-    for (const call of [() => extract('{"a": 1}', schema), () => compileSchema(schema), () => validate({}, schema), () => new PartialJsonParser({ schema })]) {
+    for (const call of [
+      () => extract('{"a": 1}', schema),
+      () => compileSchema(schema),
+      () => validate({}, schema),
+      () => new PartialJsonParser({ schema }),
+    ]) {
       assert.throws(call, (e) => e instanceof TypeError && message.test(e.message), `${message}`);
     }
   }
@@ -140,23 +160,35 @@ test('anything that is neither a JSON Schema nor a Standard Schema is a TypeErro
 
 test('an asynchronous library: extract says to use extractAsync, which awaits it', async () => {
   const Slow = z.object({ id: z.string() }).refine(async (o) => o.id.length > 1, 'id too short');
-  assert.throws(() => extract('{"id": "ab"}', Slow), (e) => e instanceof TypeError && /extractAsync/.test(e.message));
+  assert.throws(
+    () => extract('{"id": "ab"}', Slow),
+    (e) => e instanceof TypeError && /extractAsync/.test(e.message),
+  );
   const r = await extractAsync('{"id": "a"} {"id": "ab"}', Slow);
   assert.equal(r.ok, true);
   assert.deepEqual(r.value, { id: 'ab' });
   // A plain JSON Schema gives extract's answer.
-  assert.deepEqual(await extractAsync('{"a": "2"}', { properties: { a: { type: 'integer' } } }), extract('{"a": "2"}', { properties: { a: { type: 'integer' } } }));
+  assert.deepEqual(
+    await extractAsync('{"a": "2"}', { properties: { a: { type: 'integer' } } }),
+    extract('{"a": "2"}', { properties: { a: { type: 'integer' } } }),
+  );
 });
 
 test('validate and compileSchema with a library schema: its output, its issues; a compiled one is reused', () => {
-  assert.deepEqual(validate({ chosenIndex: 1, speech: 's' }, Turn), { valid: true, value: { chosenIndex: 1, speech: 's', mood: 'calm' }, issues: [] });
+  assert.deepEqual(validate({ chosenIndex: 1, speech: 's' }, Turn), {
+    valid: true,
+    value: { chosenIndex: 1, speech: 's', mood: 'calm' },
+    issues: [],
+  });
   const bad = validate({ chosenIndex: 0 }, Turn);
   assert.equal(bad.valid, false);
   assert.deepEqual(bad.issues.map((i) => i.path).sort(), ['/chosenIndex', '/speech']);
   const compiled = compileSchema(Turn);
   assert.equal(compiled.standard, Turn);
   assert.equal(compiled.jsonSchema.properties.mood.enum.length, 2);
-  assert.deepEqual(compiled['~standard'].validate({ chosenIndex: 3, speech: '' }), { value: { chosenIndex: 3, speech: '', mood: 'calm' } });
+  assert.deepEqual(compiled['~standard'].validate({ chosenIndex: 3, speech: '' }), {
+    value: { chosenIndex: 3, speech: '', mood: 'calm' },
+  });
   assert.equal(extract('{"chosenIndex": 2, "speech": "x"}', compiled).ok, true);
   compiled.free();
 });
@@ -164,7 +196,11 @@ test('validate and compileSchema with a library schema: its output, its issues; 
 test('queryWithCorrection with a zod schema rejects what zod rejects and re-asks with its issues', async () => {
   const answers = ['{"chosenIndex": "x", "speech": "hi"}', 'Fixed: {"chosenIndex": 2, "speech": "hi", "note": 1}'];
   const prompts = [];
-  const r = await queryWithCorrection({ prompt: 'Pick.', schema: Turn, query: async (p) => (prompts.push(p), answers.shift()) });
+  const r = await queryWithCorrection({
+    prompt: 'Pick.',
+    schema: Turn,
+    query: async (p) => (prompts.push(p), answers.shift()),
+  });
   assert.equal(r.attempts, 2);
   assert.deepEqual(r.value, { chosenIndex: 2, speech: 'hi', mood: 'calm' });
   assert.match(prompts[1], /\/chosenIndex/);
@@ -172,14 +208,22 @@ test('queryWithCorrection with a zod schema rejects what zod rejects and re-asks
   assert.match(prompts[1], /"enum":\["calm","angry"\]/);
   assert.doesNotMatch(prompts[1], /_zod|"def"/);
   await assert.rejects(
-    queryWithCorrection({ prompt: 'Pick.', schema: Turn, maxRetries: 0, query: async () => '{"chosenIndex": 0, "speech": "s"}' }),
+    queryWithCorrection({
+      prompt: 'Pick.',
+      schema: Turn,
+      maxRetries: 0,
+      query: async () => '{"chosenIndex": 0, "speech": "s"}',
+    }),
     (e) => e instanceof SchemaValidationError && e.issues[0].path === '/chosenIndex',
   );
 });
 
 test('LLMResponseProcessor and buildCorrectionPrompt take a zod schema', async () => {
   const events = [];
-  const processor = new LLMResponseProcessor({ schema: Turn, safeEventDispatcher: { dispatch: (...a) => events.push(a) } });
+  const processor = new LLMResponseProcessor({
+    schema: Turn,
+    safeEventDispatcher: { dispatch: (...a) => events.push(a) },
+  });
   const ok = await processor.processResponse('```json\n{"chosenIndex": "1", "speech": "Go"}\n```', 'hero');
   assert.deepEqual(ok.value, { chosenIndex: 1, speech: 'Go', mood: 'calm' });
   assert.deepEqual(ok.action, { chosenIndex: 1, speech: 'Go' });
@@ -202,16 +246,29 @@ test('the command line takes a schema module exporting a zod schema', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lrs-schema-'));
   try {
     const zodUrl = import.meta.resolve('zod');
-    writeFileSync(join(dir, 'turn.mjs'), `import { z } from ${JSON.stringify(zodUrl)};\nexport default z.object({ chosenIndex: z.number().int().min(1), speech: z.string() });\n`);
+    writeFileSync(
+      join(dir, 'turn.mjs'),
+      `import { z } from ${JSON.stringify(zodUrl)};\nexport default z.object({ chosenIndex: z.number().int().min(1), speech: z.string() });\n`,
+    );
     const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
     const run = (input) => {
       try {
-        return { code: 0, out: execFileSync('node', [cli, 'extract', '--schema', join(dir, 'turn.mjs')], { input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] }) };
+        return {
+          code: 0,
+          out: execFileSync('node', [cli, 'extract', '--schema', join(dir, 'turn.mjs')], {
+            input,
+            encoding: 'utf8',
+            stdio: ['pipe', 'pipe', 'pipe'],
+          }),
+        };
       } catch (e) {
         return { code: e.status, out: e.stdout, err: e.stderr };
       }
     };
-    assert.deepEqual(run('Sure: {"chosenIndex": "3", "speech": "ok", "x": 1}'), { code: 0, out: '{"chosenIndex":3,"speech":"ok"}\n' });
+    assert.deepEqual(run('Sure: {"chosenIndex": "3", "speech": "ok", "x": 1}'), {
+      code: 0,
+      out: '{"chosenIndex":3,"speech":"ok"}\n',
+    });
     const bad = run('{"chosenIndex": 0, "speech": "ok"}');
     assert.equal(bad.code, 1);
     assert.match(bad.err, /\/chosenIndex/);

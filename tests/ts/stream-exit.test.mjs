@@ -17,7 +17,8 @@ before(async () => {
     const started = Date.now();
     const anthropic = req.url.includes('messages');
     // After `[DONE]` the server keeps the connection open and goes on writing: the reader must not wait for it.
-    if (req.url.includes('done')) res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'x' } }] })}\n\ndata: [DONE]\n\n`);
+    if (req.url.includes('done'))
+      res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'x' } }] })}\n\ndata: [DONE]\n\n`);
     const timer = setInterval(() => {
       if (Date.now() - started > 10_000) return res.end();
       res.write(
@@ -75,14 +76,14 @@ for (const [name, path, read] of [
 
 test('openAITextStream and createOpenAIQuery end the request at [DONE], even when the server keeps writing', async () => {
   const { createOpenAIQuery } = await import('llm-response-sanitizer');
-  const response = await fetch(url + '/v1/done/chat/completions');
+  const response = await fetch(`${url}/v1/done/chat/completions`);
   const n = requests;
   let text = '';
   for await (const d of openAITextStream(response)) text += d;
   assert.equal(text, 'x');
   for (let i = 0; i < 200 && !closed.has(n); i++) await new Promise((r) => setTimeout(r, 10));
   assert.ok(closed.has(n), 'the server was still streaming after [DONE]');
-  const query = createOpenAIQuery({ baseURL: url + '/v1/done', model: 'm', stream: true });
+  const query = createOpenAIQuery({ baseURL: `${url}/v1/done`, model: 'm', stream: true });
   assert.equal(await query('hi'), 'x');
   const m = requests;
   for (let i = 0; i < 200 && !closed.has(m); i++) await new Promise((r) => setTimeout(r, 10));

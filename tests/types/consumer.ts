@@ -54,7 +54,7 @@ import {
   validate,
   buildCorrectionPrompt,
   standardIssues,
-  CompiledSchema,
+  type CompiledSchema,
   SchemaCompileError,
   type ExtractOptions,
   type ExtractResult,
@@ -67,7 +67,13 @@ import {
 } from 'llm-response-sanitizer';
 
 await init();
-const options: RepairOptions = { maxDepth: 64, maxInputLength: 1_000_000, forbid: ['truncation'], allow: ['syntax'], strict: false };
+const options: RepairOptions = {
+  maxDepth: 64,
+  maxInputLength: 1_000_000,
+  forbid: ['truncation'],
+  allow: ['syntax'],
+  strict: false,
+};
 const value: unknown = parseAndRepair('{"a": 1,}', options);
 const text: string = repairJson('[1,]');
 const detailed: ParseResult = parseDetailed('{a: 1}');
@@ -132,7 +138,8 @@ const partialOptions: PartialJsonOptions = { maxDepth: 100, schema: { properties
   void [partialValue, whole, finished, parser.error?.kind];
 }
 const detailedFinish: ParseResult = new PartialJsonParser().finishDetailed();
-const jsonStream: TransformStream<string | ArrayBufferView | ArrayBuffer, PartialJsonUpdate> = createPartialJsonStream();
+const jsonStream: TransformStream<string | ArrayBufferView | ArrayBuffer, PartialJsonUpdate> =
+  createPartialJsonStream();
 async function readUpdates(): Promise<void> {
   for await (const u of partialJsonValues(['{"a": 1}'])) {
     const done: boolean = u.done;
@@ -144,8 +151,15 @@ void [detailedFinish, jsonStream, readUpdates];
 new PartialJsonParser().push(1);
 
 // Schema-guided extraction.
-const schemaOptions: SchemaOptions = { defaultDraft: '7', remotes: { 'https://example.com/s.json': { type: 'string' } }, assertFormat: true };
-const compiledSchema: CompiledSchema = compileSchema({ type: 'object', properties: { n: { type: 'integer' } } }, schemaOptions);
+const schemaOptions: SchemaOptions = {
+  defaultDraft: '7',
+  remotes: { 'https://example.com/s.json': { type: 'string' } },
+  assertFormat: true,
+};
+const compiledSchema: CompiledSchema = compileSchema(
+  { type: 'object', properties: { n: { type: 'integer' } } },
+  schemaOptions,
+);
 const rule: CoercionRule = 'string_to_integer';
 const extractOptions: ExtractOptions = { forbidCoercions: [rule], coerce: true, maxDepth: 100 };
 const extracted: ExtractResult = extract('{"n": "1"}', compiledSchema, extractOptions);
@@ -169,10 +183,16 @@ compiledSchema.free();
 // The query loop and the provider helpers.
 async function queryLoop(signal: AbortSignal): Promise<void> {
   const backoff: BackoffOptions = { initialDelayMs: 100, maxDelayMs: 1_000, maxRetries: 2, jitter: false };
-  const openai = createOpenAIQuery({ baseURL: 'http://localhost:8080/v1', model: 'm', stream: true, onDelta: (d: string) => void d });
+  const openai = createOpenAIQuery({
+    baseURL: 'http://localhost:8080/v1',
+    model: 'm',
+    stream: true,
+    onDelta: (d: string) => void d,
+  });
   const anthropic = createAnthropicQuery({ model: 'claude', apiKey: 'k' });
   const options: QueryWithCorrectionOptions = {
-    query: (p: string, context: QueryContext) => (context.attempt > 1 ? anthropic(p, context) : openai(p, { signal: context.signal })),
+    query: (p: string, context: QueryContext) =>
+      context.attempt > 1 ? anthropic(p, context) : openai(p, { signal: context.signal }),
     prompt: 'p',
     schema: { type: 'object' },
     maxRetries: 1,
@@ -191,10 +211,16 @@ async function queryLoop(signal: AbortSignal): Promise<void> {
     void isTransportError(e);
   }
   const response = await fetch('http://localhost:8080/v1/chat/completions');
-  for await (const delta of openAITextStream(response, { toolArguments: 'act' } satisfies OpenAIStreamOptions)) void (delta satisfies string);
+  for await (const delta of openAITextStream(response, { toolArguments: 'act' } satisfies OpenAIStreamOptions))
+    void (delta satisfies string);
   for await (const delta of anthropicTextStream(response.body!, { toolInput: true })) void (delta satisfies string);
   for await (const event of serverSentEvents(['data: 1\n\n'])) void (event satisfies ServerSentEvent);
-  const texts: string[] = [openAIText({}), openAIToolArguments({}, { name: 'f' }), anthropicText({}), anthropicToolInput({})];
+  const texts: string[] = [
+    openAIText({}),
+    openAIToolArguments({}, { name: 'f' }),
+    anthropicText({}),
+    anthropicToolInput({}),
+  ];
   void texts;
 }
 void queryLoop;

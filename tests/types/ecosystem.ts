@@ -17,7 +17,7 @@ import {
   repairKinds,
   REPAIR_KINDS,
   ISSUE_KEYWORDS,
-  CompiledSchema,
+  type CompiledSchema,
   type DeepPartial,
   type ExtractResult,
   type IssueKeyword,
@@ -29,7 +29,7 @@ import {
 
 /** True when A and B are the same type (not merely assignable). */
 type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
-function assertType<T extends true>(): void {}
+function assertType<_T extends true>(): void {}
 
 const Turn = z.object({
   chosenIndex: z.number().int(),
@@ -66,7 +66,12 @@ if (checked.valid) assertType<Equal<typeof checked.value, TurnOut>>();
 async function asynchronous(): Promise<void> {
   const a = await extractAsync('{}', Turn);
   assertType<Equal<typeof a, ExtractResult<TurnOut>>>();
-  const q = await queryWithCorrection({ prompt: 'p', schema: Turn, query: async () => '{}', check: (v) => (v.speech === '' ? [{ path: '/speech', message: 'empty' }] : []) });
+  const q = await queryWithCorrection({
+    prompt: 'p',
+    schema: Turn,
+    query: async () => '{}',
+    check: (v) => (v.speech === '' ? [{ path: '/speech', message: 'empty' }] : []),
+  });
   assertType<Equal<typeof q.value, TurnOut>>();
 }
 void asynchronous;

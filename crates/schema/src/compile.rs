@@ -5,6 +5,9 @@
 //! `$dynamicAnchor`, and `#name` ids of older drafts), then compiles nodes on demand from the root,
 //! following `$ref`s. A reference that resolves nowhere, a keyword with a value of the wrong type, or a
 //! `$schema` this engine does not implement is a [`SchemaError`], never a silently ignored rule.
+//!
+//! One file, although long: the node types and the compilation of each keyword into them are read
+//! together; the index of identifiers, which stands alone, is in `compile/index.rs`.
 
 use super::number::MAX_DIVISOR_DIGITS;
 use super::sub;

@@ -6,6 +6,9 @@
 //! to itself without consuming input ends in an issue, not a stack overflow. The number of subschema
 //! evaluations is bounded too ([`evaluation_budget`]): a schema whose `anyOf`/`oneOf` branches refer to
 //! one another can need exponentially many, and then ends in a `budget` issue, not a hang.
+//!
+//! One file, although long: every keyword's check is a method of the one evaluator, sharing its depth,
+//! budget, annotations and issue sink; split, each part would import all of them.
 
 use super::compile::{Body, Compiled, Keyword, NodeId};
 use super::format::format_ok;
