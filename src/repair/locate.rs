@@ -4,8 +4,8 @@
 //! fence's language tag, one word), so locating is linear in the length of the text.
 
 use super::chars::{
-    find_byte3, invisible_len, is_ident_start, is_json_ws, is_word_byte, quote_at, starts_with_at,
-    NBSP,
+    find_byte, find_byte3, invisible_len, is_ident_start, is_json_ws, is_word_byte, quote_at,
+    starts_with_at, NBSP,
 };
 use crate::reasoning::{tag_at, LONGEST_CLOSING_TAG};
 use crate::record::{Repair, RepairKind};
@@ -101,12 +101,11 @@ pub(crate) fn has_closing_think_tag(s: &[u8], from: usize) -> bool {
 /// opening one before it ends reasoning even in text with no `<`, fence or tilde.
 fn has_bracket_closing_tag(s: &[u8], from: usize) -> bool {
     let mut p = from;
-    while let Some(off) = s.get(p..).and_then(|rest| memchr(b'[', rest)) {
-        p += off;
-        if s.get(p + 1) == Some(&b'/') && tag_at(s, p, true).is_some() {
+    while let Some(at) = find_byte(s, p, b'[') {
+        if s.get(at + 1) == Some(&b'/') && tag_at(s, at, true).is_some() {
             return true;
         }
-        p += 1;
+        p = at + 1;
     }
     false
 }
