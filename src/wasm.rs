@@ -462,7 +462,7 @@ impl JsSchema {
             ..CompileOptions::default()
         };
         let compiled = with_input(len, |text| Schema::compile_json(text, remotes, options));
-        JsSchema(compiled)
+        JsSchema(compiled.map_err(|e| schema::error_json(e.code, &e.message, &e.schema_path)))
     }
 
     /// The compile error as JSON `{code, message, schemaPath}`, if the schema did not compile.
