@@ -40,6 +40,7 @@ writeFileSync(
     `export const REPAIR_KIND_INFO = ${frozen(v.repairKinds)};\n` +
     `export const REPAIR_KINDS = ${frozen(kinds)};\n` +
     `export const REPAIR_CLASSES = ${frozen(v.repairClasses)};\n` +
+    `export const CORE_ISSUE_KEYWORDS = ${frozen(v.issueKeywords)};\n` +
     `export const REASONING_TAGS = ${frozen(tags)};\n` +
     `export const DEFAULT_MAX_DEPTH = ${v.defaultMaxDepth};\n` +
     `export const REPORT_MAX = ${v.reportMax};\n` +
@@ -54,6 +55,8 @@ const declarations =
   `export declare const REPAIR_KINDS: readonly [${kinds.map(q).join(', ')}];\n` +
   `/** The classes repair kinds fall in. */\n` +
   `export declare const REPAIR_CLASSES: readonly [${v.repairClasses.map(q).join(', ')}];\n` +
+  `/** Every keyword an issue of the core's schema engine and extraction can carry. */\n` +
+  `export declare const CORE_ISSUE_KEYWORDS: readonly [${v.issueKeywords.map(q).join(', ')}];\n` +
   `/** Each repair kind with its class and description. */\n` +
   `export declare const REPAIR_KIND_INFO: readonly { readonly kind: ${union(kinds)}; readonly class: ${union(v.repairClasses)}; readonly description: string }[];\n` +
   `/** The reasoning tag pairs the locator skips. */\n` +

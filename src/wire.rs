@@ -81,6 +81,10 @@ pub fn vocabulary() -> String {
         .iter()
         .map(|c| json_string(c.code()))
         .collect();
+    let keywords: Vec<String> = crate::schema::ISSUE_KEYWORDS
+        .iter()
+        .map(|k| json_string(k))
+        .collect();
     let tags: Vec<String> = REASONING_TAGS
         .iter()
         .map(|(open, close)| format!("[{},{}]", json_string(open), json_string(close)))
@@ -106,10 +110,11 @@ pub fn vocabulary() -> String {
     );
     let forms = table(FORMS.iter().enumerate().map(|(i, f)| (f.0, i)).collect());
     format!(
-        "{{\"repairKinds\":[{}],\"repairClasses\":[{}],\"reasoningTags\":[{}],\"defaultMaxDepth\":{DEFAULT_MAX_DEPTH},\
+        "{{\"repairKinds\":[{}],\"repairClasses\":[{}],\"issueKeywords\":[{}],\"reasoningTags\":[{}],\"defaultMaxDepth\":{DEFAULT_MAX_DEPTH},\
          \"reportMax\":{REPORT_MAX},\"cleanFlags\":{flags},\"ops\":{ops},\"forms\":{forms}}}",
         kinds.join(","),
         classes.join(","),
+        keywords.join(","),
         tags.join(",")
     )
 }
@@ -136,6 +141,9 @@ mod tests {
         let v = vocabulary();
         assert!(v.contains("\"kind\":\"reasoning_removed\",\"class\":\"extraction\""));
         assert!(v.contains("[\"[THINK]\",\"[/THINK]\"]"));
+        assert!(v.contains("\"issueKeywords\":[\"type\","));
+        // Extraction's own keyword, written where it builds its issue, is in the list.
+        assert!(crate::schema::ISSUE_KEYWORDS.contains(&"parse"));
         assert!(v.contains("\"ops\":{\"RESET\":0,"));
         assert!(v.contains("\"forms\":{\"utf8\":0,\"ascii\":1,\"latin1\":2}"));
     }

@@ -1,4 +1,5 @@
 /** JSON Schema and Standard Schema: compile once, validate, with issues that name each problem by path. */
+import { CORE_ISSUE_KEYWORDS } from '../pkg/vocabulary.js';
 import { newSchema, type CoreSchema } from './wasm.js';
 import {
   assertJsonSchema,
@@ -34,49 +35,11 @@ export interface SchemaOptions {
 /**
  * Every keyword an issue can carry: the JSON Schema keywords that can fail, `false` (the `false` schema),
  * `parse` (no JSON in the text), `depth` (the value nests deeper than validation follows), `budget`
- * (validation stopped at its evaluation budget), `check` (a `queryWithCorrection` check) and `standard` (an
- * issue of a Standard Schema library; its own code is in `params.code`).
+ * (validation stopped at its evaluation budget), all generated from the core's list; and the two this
+ * package's TypeScript side adds: `check` (a `queryWithCorrection` check) and `standard` (an issue of a
+ * Standard Schema library; its own code is in `params.code`).
  */
-export const ISSUE_KEYWORDS = [
-  'type',
-  'enum',
-  'const',
-  'multipleOf',
-  'maximum',
-  'exclusiveMaximum',
-  'minimum',
-  'exclusiveMinimum',
-  'maxLength',
-  'minLength',
-  'pattern',
-  'format',
-  'maxItems',
-  'minItems',
-  'uniqueItems',
-  'contains',
-  'maxContains',
-  'minContains',
-  'maxProperties',
-  'minProperties',
-  'required',
-  'dependentRequired',
-  'dependencies',
-  'additionalProperties',
-  'additionalItems',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'items',
-  'propertyNames',
-  'anyOf',
-  'oneOf',
-  'not',
-  'false',
-  'depth',
-  'budget',
-  'parse',
-  'check',
-  'standard',
-] as const;
+export const ISSUE_KEYWORDS = Object.freeze([...CORE_ISSUE_KEYWORDS, 'check', 'standard'] as const);
 
 /** The keyword of a {@link SchemaIssue}. */
 export type IssueKeyword = (typeof ISSUE_KEYWORDS)[number];

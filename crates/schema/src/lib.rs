@@ -24,7 +24,8 @@ pub use compile::{CompileOptions, Draft, RegexTest, SchemaError};
 pub use order::sort_indices;
 pub use report::{error_json, push_coercions, push_issues, validation_json};
 pub use validate::{
-    evaluation_budget, Issue, BASE_EVALUATIONS, EVALUATIONS_PER_VALUE, MAX_EVALUATION_DEPTH,
+    evaluation_budget, Issue, BASE_EVALUATIONS, EVALUATIONS_PER_VALUE, ISSUE_KEYWORDS,
+    MAX_EVALUATION_DEPTH,
 };
 pub use value::{equal, Kind, Number, ParseError, Value};
 

@@ -14,6 +14,49 @@ use super::compile::{Body, Compiled, Keyword, NodeId};
 use super::format::format_ok;
 use super::value::{equal, push_pointer, write_str, Number, Value};
 
+/// Every keyword an [`Issue`] can carry: the JSON Schema keywords that can fail, `false` (the `false`
+/// schema), `depth` (the value nests deeper than validation follows), `budget` (validation stopped at its
+/// evaluation budget) and `parse` (extraction found no JSON in the text). The TypeScript API's
+/// `ISSUE_KEYWORDS` is generated from this list.
+pub const ISSUE_KEYWORDS: [&str; 36] = [
+    "type",
+    "enum",
+    "const",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "format",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "contains",
+    "maxContains",
+    "minContains",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "dependentRequired",
+    "dependencies",
+    "additionalProperties",
+    "additionalItems",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "items",
+    "propertyNames",
+    "anyOf",
+    "oneOf",
+    "not",
+    "false",
+    "depth",
+    "budget",
+    "parse",
+];
+
 /// How deeply subschema evaluations may nest (instance depth plus reference chains).
 pub const MAX_EVALUATION_DEPTH: usize = 256;
 
@@ -270,6 +313,10 @@ impl Validator<'_> {
         params: Value,
     ) {
         ev.valid = false;
+        debug_assert!(
+            ISSUE_KEYWORDS.contains(&keyword),
+            "{keyword} is not in ISSUE_KEYWORDS"
+        );
         if sink.collect {
             let mut schema_path = at.to_string();
             if keyword != "false" {
