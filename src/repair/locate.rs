@@ -44,12 +44,11 @@ fn end_of_block(s: &[u8], from: usize, name: usize) -> Option<usize> {
 /// The offset of the first reasoning tag opened by `[` (`[THINK]`) at or after `from`, or the text's end.
 fn next_bracket_tag(s: &[u8], from: usize) -> usize {
     let mut p = from;
-    while let Some(off) = s.get(p..).and_then(|rest| memchr(b'[', rest)) {
-        p += off;
-        if tag_at(s, p, false).is_some() {
-            return p;
+    while let Some(at) = find_byte(s, p, b'[') {
+        if tag_at(s, at, false).is_some() {
+            return at;
         }
-        p += 1;
+        p = at + 1;
     }
     s.len()
 }
@@ -87,12 +86,11 @@ fn skip_space(s: &[u8], mut i: usize, repairs: &mut Vec<Repair>) -> usize {
 /// Whether a closing reasoning tag (`</think>`, `[/THINK]`, …, any case) starts at or after `from`.
 pub(crate) fn has_closing_think_tag(s: &[u8], from: usize) -> bool {
     let mut p = from;
-    while let Some(off) = s.get(p..).and_then(|rest| memchr2(b'<', b'[', rest)) {
-        p += off;
-        if tag_at(s, p, true).is_some() {
+    while let Some(at) = find_byte3(s, p, b'<', b'[', b'[') {
+        if tag_at(s, at, true).is_some() {
             return true;
         }
-        p += 1;
+        p = at + 1;
     }
     false
 }
