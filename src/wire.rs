@@ -5,9 +5,6 @@
 //! printed by `examples/vocabulary.rs` and read by `scripts/vocabulary.mjs`). A code is never written by
 //! hand on the other side. The narrow forms themselves are written by `crate::encoding::push_narrow_json`.
 
-// Only the binding, compiled for wasm32, reads the codes; only the native build prints the vocabulary.
-#![allow(dead_code)]
-
 use crate::repair::json_string;
 use crate::{RepairClass, RepairKind, DEFAULT_MAX_DEPTH, REASONING_TAGS};
 
@@ -36,6 +33,7 @@ const FORMS: [(&str, Form); 3] = [
 
 impl Form {
     /// The form a host's code names; an unknown code reads as UTF-8, which every host can decode.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
     pub(crate) fn from_code(code: u8) -> Form {
         FORMS.get(usize::from(code)).map_or(Form::Utf8, |f| f.1)
     }
