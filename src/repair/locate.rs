@@ -53,6 +53,14 @@ fn next_bracket_tag(s: &[u8], from: usize) -> usize {
     s.len()
 }
 
+/// The reasoning block that opens at `p`, if one does: `Some(Some(end))` with `end` just past its closing
+/// tag, `Some(None)` when it never closes (the rest of the text is reasoning), `None` when no tag opens there.
+/// Every scan for a source skips such blocks this way.
+fn block_at(s: &[u8], p: usize) -> Option<Option<usize>> {
+    let (len, name) = tag_at(s, p, false)?;
+    Some(end_of_block(s, p + len, name))
+}
+
 /// Skips whitespace, invisible characters and no-break spaces from `i`, recording the non-JSON ones.
 fn skip_space(s: &[u8], mut i: usize, repairs: &mut Vec<Repair>) -> usize {
     loop {
@@ -224,8 +232,8 @@ fn find_fenced(s: &[u8], from: usize) -> Option<(usize, Fence)> {
             return None;
         }
         if matches!(s[p], b'<' | b'[') {
-            p = match tag_at(s, p, false) {
-                Some((len, name)) => end_of_block(s, p + len, name)?,
+            p = match block_at(s, p) {
+                Some(end) => end?,
                 None => p + 1,
             };
             continue;
@@ -300,18 +308,12 @@ fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
         if p >= s.len() {
             return None;
         }
+        if let Some(end) = block_at(s, p) {
+            p = end?;
+            continue;
+        }
         match s[p] {
-            b'[' if tag_at(s, p, false).is_some() => {
-                let (len, name) = tag_at(s, p, false)?;
-                p = end_of_block(s, p + len, name)?;
-            }
             b'{' | b'[' if p == from || is_strong_start(s, p) => return Some(p),
-            b'<' => {
-                p = match tag_at(s, p, false) {
-                    Some((len, name)) => end_of_block(s, p + len, name)?,
-                    None => p + 1,
-                };
-            }
             b'`' | b'~' => {
                 p = match fence_at(s, p) {
                     // Another language's block is never a source; a json or untagged one is prose here.
@@ -424,11 +426,11 @@ pub(crate) fn next_candidate(text: &str, from: usize, first: bool) -> Option<Sou
         if p >= s.len() {
             return None;
         }
+        if let Some(end) = block_at(s, p) {
+            p = end?;
+            continue;
+        }
         match s[p] {
-            b'[' if tag_at(s, p, false).is_some() => {
-                let (len, name) = tag_at(s, p, false)?;
-                p = end_of_block(s, p + len, name)?;
-            }
             b'{' | b'[' if (first && p == from) || is_strong_start(s, p) => {
                 return Some(Source {
                     start: p,
@@ -436,12 +438,6 @@ pub(crate) fn next_candidate(text: &str, from: usize, first: bool) -> Option<Sou
                     repairs: Vec::new(),
                     settled: true,
                 });
-            }
-            b'<' => {
-                p = match tag_at(s, p, false) {
-                    Some((len, name)) => end_of_block(s, p + len, name)?,
-                    None => p + 1,
-                };
             }
             b'`' | b'~' => match fence_at(s, p) {
                 Some(f) if f.json_tag && matches!(s.get(f.content), Some(b'{' | b'[')) => {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { cutAt } from './fixtures.mjs';
+import { cutAt, mentionsReasoning } from './fixtures.mjs';
 import {
   PartialJsonParser,
   StreamCleaner,
@@ -161,14 +161,6 @@ test('PartialJsonParser: any chunking of any text ends as parseAndRepair does, a
     { numRuns: RUNS },
   );
 });
-
-/** Whether `t` holds a reasoning tag the locator knows: the JSON may move when its closing tag arrives. */
-function mentionsReasoning(t) {
-  const lower = t.toLowerCase();
-  return COMMON_THINK_TAGS.some(
-    ({ start, end }) => lower.includes(start.toLowerCase()) || lower.includes(end.toLowerCase()),
-  );
-}
 
 test('PartialJsonParser: partial values shown while a stream grows agree with the final value (when it did not move)', () => {
   fc.assert(

@@ -1,5 +1,6 @@
 // Reads the shared fixture corpus (tests/fixtures/repair): the same cases every runner uses.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { COMMON_THINK_TAGS } from 'llm-response-sanitizer';
 
 const dir = new URL('../fixtures/repair/', import.meta.url);
 
@@ -36,4 +37,12 @@ export function cutAt(seq, cuts) {
   }
   out.push(seq.slice(last));
   return out;
+}
+
+/** Whether `t` holds a reasoning tag the locator knows: a stream's JSON may move when its closing tag arrives. */
+export function mentionsReasoning(t) {
+  const lower = t.toLowerCase();
+  return COMMON_THINK_TAGS.some(
+    ({ start, end }) => lower.includes(start.toLowerCase()) || lower.includes(end.toLowerCase()),
+  );
 }

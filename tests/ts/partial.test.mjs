@@ -11,9 +11,8 @@ import {
   createCleanStream,
   JsonRepairError,
   extract,
-  COMMON_THINK_TAGS,
 } from 'llm-response-sanitizer';
-import { repairFixtures } from './fixtures.mjs';
+import { repairFixtures, mentionsReasoning } from './fixtures.mjs';
 import { rng, document, DEFECTS } from '../../benches/workloads.mjs';
 
 /** `parseAndRepair(text)` as a comparable outcome. */
@@ -66,11 +65,7 @@ function streamed(chunks, options, { monotone = true } = {}) {
 
 /** Texts whose partial values may legitimately be replaced (the JSON moves, a key repeats, values get wrapped). */
 const REPLACES = {
-  test: (t) =>
-    /```|~~~|duplicate|\}\s*,\s*[{"']/i.test(t) ||
-    COMMON_THINK_TAGS.some(
-      ({ start, end }) => t.toLowerCase().includes(start.toLowerCase()) || t.toLowerCase().includes(end.toLowerCase()),
-    ),
+  test: (t) => /```|~~~|duplicate|\}\s*,\s*[{"']/i.test(t) || mentionsReasoning(t),
 };
 
 test('the corpus: every two-piece split, and one UTF-16 unit per chunk', () => {
