@@ -41,8 +41,9 @@ pub use repair::{
     DEFAULT_MAX_DEPTH,
 };
 pub use stream::{
-    clean, clean_detailed, is_js_whitespace, CleanOptions, Cleaned, Cleaner, PartialJson, ThinkTag,
-    Update, DEFAULT_END_THINK_TAG, DEFAULT_OPENING_TAG_GRACE_PERIOD, DEFAULT_START_THINK_TAG,
+    clean, clean_detailed, is_js_whitespace, Change, Changes, CleanOptions, Cleaned, Cleaner,
+    PartialJson, ThinkTag, Update, DEFAULT_END_THINK_TAG, DEFAULT_OPENING_TAG_GRACE_PERIOD,
+    DEFAULT_START_THINK_TAG,
 };
 /// The build's view of the core's vocabulary (see `examples/vocabulary.rs`); not part of the API.
 #[doc(hidden)]

@@ -11,8 +11,8 @@ use crate::position::{locate_all, Location};
 use crate::repair::{json_string, repair_bytes, repair_latin1};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema};
 use crate::wire::{
-    Form, CLEAN_ASSISTANT, CLEAN_GRACE_FROM_START, CLEAN_KEEP_UNCLOSED, CLEAN_ONLY_CLOSING,
-    CLEAN_THINK_ONLY, CLEAN_TIMESTAMP, CLEAN_TRIM, REPORT_MAX,
+    push_changes, Form, CLEAN_ASSISTANT, CLEAN_GRACE_FROM_START, CLEAN_KEEP_UNCLOSED,
+    CLEAN_ONLY_CLOSING, CLEAN_THINK_ONLY, CLEAN_TIMESTAMP, CLEAN_TRIM, REPORT_MAX,
 };
 use crate::{
     CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairOptions, RepairSet,
@@ -386,13 +386,10 @@ impl JsPartialJson {
     pub fn push(&mut self, len: usize) -> String {
         with_input(len, |chunk| match self.0.push(chunk) {
             Ok(u) => {
-                let mut s = String::with_capacity(u.ops.len() + 4);
+                let mut s = String::with_capacity(4);
                 s.push('[');
                 s.push(if u.complete { '1' } else { '0' });
-                if !u.ops.is_empty() {
-                    s.push(',');
-                    s.push_str(&u.ops);
-                }
+                push_changes(&u.changes, &mut s);
                 s.push(']');
                 s
             }

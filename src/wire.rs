@@ -6,7 +6,7 @@
 //! hand on the other side. The narrow forms themselves are written by `crate::encoding::push_narrow_json`.
 
 use crate::repair::json_string;
-use crate::{RepairClass, RepairKind, DEFAULT_MAX_DEPTH, REASONING_TAGS};
+use crate::{Change, Changes, RepairClass, RepairKind, DEFAULT_MAX_DEPTH, REASONING_TAGS};
 
 /// The most repairs a report lists; the rest are counted (`omittedRepairs`). A text of commas can need a
 /// repair per byte, and each listed repair costs the host about 300 bytes.
@@ -59,6 +59,53 @@ const CLEAN_FLAGS: [(&str, u32); 7] = [
     ("keepUnclosed", CLEAN_KEEP_UNCLOSED),
 ];
 
+/// The stream view's changes by name; a change's code is its index. The host reads `[code, text?, …]`:
+/// strings stay JSON-escaped so that its `JSON.parse` decodes them exactly as in the final value.
+const CHANGES: [&str; 10] = [
+    "RESET",
+    "OBJECT",
+    "ARRAY",
+    "CLOSE",
+    "KEY",
+    "STRING",
+    "APPEND",
+    "END_STRING",
+    "SCALAR",
+    "WRAP",
+];
+
+/// Appends `changes` to `out` as elements of a JSON array, each a code (see [`CHANGES`]) and its text.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
+pub(crate) fn push_changes(changes: &Changes, out: &mut String) {
+    out.reserve(changes.text_len() + changes.len() * 5);
+    for change in changes.iter() {
+        let (code, text, quoted) = match change {
+            Change::Reset => (b'0', None, false),
+            Change::Object => (b'1', None, false),
+            Change::Array => (b'2', None, false),
+            Change::Close => (b'3', None, false),
+            Change::Key(t) => (b'4', Some(t), true),
+            Change::String(t) => (b'5', Some(t), true),
+            Change::Append(t) => (b'6', Some(t), true),
+            Change::EndString => (b'7', None, false),
+            Change::Scalar(t) => (b'8', Some(t), false),
+            Change::Wrap => (b'9', None, false),
+        };
+        out.push(',');
+        out.push(char::from(code));
+        if let Some(text) = text {
+            out.push(',');
+            if quoted {
+                out.push('"');
+                out.push_str(text);
+                out.push('"');
+            } else {
+                out.push_str(text);
+            }
+        }
+    }
+}
+
 /// Everything the TypeScript side shares with the core, as one JSON object: the repair kinds with their
 /// classes and descriptions, the classes, the reasoning tags, the limits, and the wire format's codes (the
 /// cleaner's flag bits, the stream view's operation codes, the forms of a repair result's JSON text).
@@ -100,12 +147,7 @@ pub fn vocabulary() -> String {
             .map(|&(k, bit)| (k, bit as usize))
             .collect(),
     );
-    let ops = table(
-        crate::stream::OPS
-            .iter()
-            .map(|&(k, c)| (k, usize::from(c - b'0')))
-            .collect(),
-    );
+    let ops = table(CHANGES.iter().enumerate().map(|(i, &k)| (k, i)).collect());
     let forms = table(FORMS.iter().enumerate().map(|(i, f)| (f.0, i)).collect());
     format!(
         "{{\"repairKinds\":[{}],\"repairClasses\":[{}],\"issueKeywords\":[{}],\"reasoningTags\":[{}],\"defaultMaxDepth\":{DEFAULT_MAX_DEPTH},\
@@ -132,6 +174,18 @@ mod tests {
             assert_eq!(Form::from_code(i as u8), *form);
         }
         assert_eq!(Form::from_code(200), Form::Utf8);
+    }
+
+    #[test]
+    fn changes_are_encoded_as_codes_and_json_text() {
+        let mut p = crate::PartialJson::new(&crate::RepairOptions::default());
+        let mut wire = String::new();
+        push_changes(&p.push("{\"a\": [1, \"x\\\"y").unwrap().changes, &mut wire);
+        push_changes(&p.push("\"], \"b\": 'c'}").unwrap().changes, &mut wire);
+        assert_eq!(wire, r#",1,4,"a",2,8,1,5,"x\"y",7,3,4,"b",5,"c",7"#);
+        for (code, name) in CHANGES.iter().enumerate() {
+            assert!(vocabulary().contains(&format!("\"{name}\":{code}")));
+        }
     }
 
     #[test]

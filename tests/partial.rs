@@ -5,7 +5,9 @@
 
 mod common;
 
-use llm_response_sanitizer::{repair, Error, PartialJson, RepairOptions, Repaired, REASONING_TAGS};
+use llm_response_sanitizer::{
+    repair, Change, Changes, Error, PartialJson, RepairOptions, Repaired, REASONING_TAGS,
+};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
@@ -78,26 +80,22 @@ impl Live {
         path
     }
 
-    fn apply(&mut self, ops: &str) {
-        let ops: Vec<Value> = serde_json::from_str(&format!("[{ops}]"))
-            .unwrap_or_else(|e| panic!("ops are not JSON ({e}): {ops}"));
-        let mut i = 0;
-        while i < ops.len() {
-            let code = ops[i].as_u64().unwrap();
-            i += 1;
-            let mut arg = || {
-                i += 1;
-                ops[i - 1].clone()
-            };
-            match code {
-                0 => {
+    fn apply(&mut self, changes: &Changes) {
+        // Text comes JSON-escaped, as it stands between a string's quotes.
+        let decode = |t: &str| -> Value {
+            serde_json::from_str(&format!("\"{t}\""))
+                .unwrap_or_else(|e| panic!("not JSON string content ({e}): {t}"))
+        };
+        for change in changes.iter() {
+            match change {
+                Change::Reset => {
                     *self = Live {
                         resets: self.resets + 1,
                         ..Live::default()
                     }
                 }
-                1 | 2 => {
-                    let v = if code == 1 {
+                Change::Object | Change::Array => {
+                    let v = if change == Change::Object {
                         Value::Object(Map::new())
                     } else {
                         Value::Array(vec![])
@@ -105,28 +103,28 @@ impl Live {
                     let path = self.place(v);
                     self.open.push(path);
                 }
-                3 => {
+                Change::Close => {
                     self.open.pop();
                 }
-                4 => self.key = Some(arg().as_str().unwrap().to_string()),
-                5 => {
-                    let s = arg();
-                    let path = self.place(s);
+                Change::Key(k) => self.key = Some(decode(k).as_str().unwrap().to_string()),
+                Change::String(t) => {
+                    let path = self.place(decode(t));
                     self.string = Some(path);
                 }
-                6 => {
-                    let more = arg();
+                Change::Append(t) => {
+                    let more = decode(t);
                     let path = self.string.clone().unwrap();
                     let v = at(self.root.as_mut().unwrap(), &path);
                     *v =
                         Value::String(format!("{}{}", v.as_str().unwrap(), more.as_str().unwrap()));
                 }
-                7 => self.string = None,
-                8 => {
-                    let v = arg();
+                Change::EndString => self.string = None,
+                Change::Scalar(token) => {
+                    let v = serde_json::from_str(token)
+                        .unwrap_or_else(|e| panic!("not a JSON scalar ({e}): {token}"));
                     self.place(v);
                 }
-                9 => {
+                Change::Wrap => {
                     let root = self.root.take().unwrap();
                     self.root = Some(Value::Array(vec![root]));
                     for p in &mut self.open {
@@ -138,7 +136,6 @@ impl Live {
                     }
                     self.resets += 1;
                 }
-                _ => panic!("unknown op {code}"),
             }
         }
     }
@@ -166,7 +163,7 @@ fn stream(chunks: &[&str], options: &RepairOptions) -> Result<Repaired, String> 
     for c in chunks {
         let resets = live.resets;
         let u = p.push(c).map_err(|e| format!("push failed: {e}"))?;
-        live.apply(&u.ops);
+        live.apply(&u.changes);
         if let (Some(old), Some(new), true) = (&before, &live.root, live.resets == resets) {
             if !extends(old, new) {
                 return Err(format!("value shrank or changed type: {old} -> {new}"));
@@ -248,7 +245,7 @@ fn the_value_grows_while_a_game_turn_streams() {
     let mut speeches = Vec::new();
     for chunk in text.as_bytes().chunks(7) {
         let u = p.push(std::str::from_utf8(chunk).unwrap()).unwrap();
-        live.apply(&u.ops);
+        live.apply(&u.changes);
         if let Some(s) = live.root.as_ref().and_then(|r| r.get("speech")) {
             speeches.push(s.as_str().unwrap().to_string());
         }
@@ -280,7 +277,7 @@ fn keys_numbers_and_literals_appear_only_when_complete() {
         ": nu",
         "ll}",
     ] {
-        live.apply(&p.push(c).unwrap().ops);
+        live.apply(&p.push(c).unwrap().changes);
         seen.push(live.root.clone().unwrap_or(Value::Null).to_string());
     }
     assert_eq!(
@@ -304,7 +301,7 @@ fn an_orphan_closing_tag_restarts_the_value() {
     let mut p = PartialJson::new(&RepairOptions::default());
     let mut live = Live::default();
     for c in split_at(text, &[20, 30]) {
-        live.apply(&p.push(c).unwrap().ops);
+        live.apply(&p.push(c).unwrap().changes);
     }
     assert_eq!(live.root.unwrap(), serde_json::json!({"final": 2}));
 }
@@ -323,7 +320,7 @@ fn output_cut_below_what_was_shown_starts_the_value_over() {
     let mut p = PartialJson::new(&RepairOptions::default());
     let mut live = Live::default();
     for c in split_at(text, &(1..text.len()).collect::<Vec<_>>()) {
-        live.apply(&p.push(c).unwrap().ops);
+        live.apply(&p.push(c).unwrap().changes);
     }
     let whole = repair(text, &RepairOptions::default()).unwrap().json;
     assert_eq!(
@@ -463,7 +460,7 @@ fn reasoning_first_shows_nothing_before_the_closing_tag() {
         for c in split_at(text, &(size..text.len()).step_by(size).collect::<Vec<_>>()) {
             let u = p.push(c).unwrap();
             at += c.len();
-            live.apply(&u.ops);
+            live.apply(&u.changes);
             if at <= close {
                 assert!(
                     live.root.is_none(),
@@ -480,7 +477,7 @@ fn reasoning_first_shows_nothing_before_the_closing_tag() {
     let text = "{\"a\": [1, 2]}";
     let mut p = PartialJson::new(&RepairOptions::default()).with_reasoning_first(true);
     for c in split_at(text, &[3, 7]) {
-        assert_eq!(p.push(c).unwrap().ops, "");
+        assert!(p.push(c).unwrap().changes.is_empty());
     }
     let whole = repair(text, &RepairOptions::default()).unwrap().json;
     assert_eq!(p.finish().unwrap().json, whole);
@@ -495,7 +492,7 @@ fn a_bracketed_closing_tag_moves_the_json_once_whole() {
         let mut p = PartialJson::new(&RepairOptions::default());
         let mut live = Live::default();
         for c in split_at(text, &[cut]) {
-            live.apply(&p.push(c).unwrap().ops);
+            live.apply(&p.push(c).unwrap().changes);
         }
         assert_eq!(
             live.root,

@@ -1,10 +1,10 @@
-//! The streaming JSON parser on arbitrary text and chunking: never panics, every update's changes are
-//! a JSON array's elements, and `finish` gives exactly what the one-shot repairer gives for the whole
+//! The streaming JSON parser on arbitrary text and chunking: never panics, every change's text is JSON
+//! (string content, or a scalar token), and `finish` gives exactly what the one-shot repairer gives for the whole
 //! text (the same JSON, or an error of the same kind).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use llm_response_sanitizer::{repair, PartialJson, RepairOptions};
+use llm_response_sanitizer::{repair, Change, PartialJson, RepairOptions};
 use llm_response_sanitizer_fuzz::is_strict_json;
 
 fuzz_target!(|data: &[u8]| {
@@ -22,8 +22,14 @@ fuzz_target!(|data: &[u8]| {
         let n = 1 + (seed.rotate_left(k) as usize % 8);
         let end = chars.get(i + n).map_or(text.len(), |c| c.0);
         if let Ok(update) = parser.push(&text[chars[i].0..end]) {
-            let ops = format!("[{}]", update.ops);
-            assert!(is_strict_json(ops.as_bytes()), "ops are not JSON: {ops}");
+            for change in update.changes.iter() {
+                let json = match change {
+                    Change::Key(t) | Change::String(t) | Change::Append(t) => format!("\"{t}\""),
+                    Change::Scalar(t) => t.to_string(),
+                    _ => continue,
+                };
+                assert!(is_strict_json(json.as_bytes()), "{change:?} is not JSON");
+            }
         }
         i += n;
         k += 1;

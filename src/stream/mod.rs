@@ -14,4 +14,4 @@ pub use cleaner::{
     DEFAULT_END_THINK_TAG, DEFAULT_OPENING_TAG_GRACE_PERIOD, DEFAULT_START_THINK_TAG,
 };
 pub use partial::{PartialJson, Update};
-pub(crate) use view::op::ALL as OPS;
+pub use view::{Change, Changes};

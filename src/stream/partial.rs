@@ -14,7 +14,7 @@
 //!
 //! [`repair`]: crate::repair
 
-use super::view::{Ops, View};
+use super::view::{Changes, Recorder, View};
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
 use crate::reasoning::bracket_tag_ends_at;
@@ -32,8 +32,8 @@ const RETRY_ALWAYS_BELOW: usize = 256;
 /// What a chunk changed.
 #[derive(Debug)]
 pub struct Update {
-    /// The changes to the partial value, as the elements of a JSON array (the stream view's operations).
-    pub ops: String,
+    /// The changes to the partial value, in order.
+    pub changes: Changes,
     /// Whether the root value has been read to its closing bracket.
     pub complete: bool,
 }
@@ -42,10 +42,11 @@ pub struct Update {
 ///
 /// # Example
 /// ```
-/// use llm_response_sanitizer::{PartialJson, RepairOptions};
+/// use llm_response_sanitizer::{Change, PartialJson, RepairOptions};
 /// let mut p = PartialJson::new(&RepairOptions::default());
 /// let u = p.push("Sure: {\"name\": \"Ad").unwrap();
-/// assert_eq!(u.ops, r#"1,4,"name",5,"Ad""#);
+/// let changes: Vec<Change> = u.changes.iter().collect();
+/// assert_eq!(changes, [Change::Object, Change::Key("name"), Change::String("Ad")]);
 /// assert!(!u.complete);
 /// assert!(p.push("a\", \"tags\": ['x',]}").unwrap().complete);
 /// assert_eq!(p.finish().unwrap().json, r#"{"name":"Ada","tags":["x"]}"#);
@@ -71,7 +72,7 @@ pub struct PartialJson {
     /// Where the parser last suspended: its position and the input it had.
     stuck: (usize, usize),
     view: View,
-    ops: Ops,
+    changes: Recorder,
     finished: bool,
     /// With [`Self::with_reasoning_first`], until a closing reasoning tag has arrived: where the search for
     /// it resumes. Nothing is located meanwhile.
@@ -129,7 +130,7 @@ impl PartialJson {
             alert_until: 0,
             stuck: (0, 0),
             view: View::default(),
-            ops: Ops::default(),
+            changes: Recorder::default(),
             finished: false,
             closing_search: None,
             quoted: Some(Quoted { at: 0, state: 0 }),
@@ -163,7 +164,7 @@ impl PartialJson {
         }
         if self.finished {
             return Ok(Update {
-                ops: String::new(),
+                changes: Changes::default(),
                 complete: self.complete(),
             });
         }
@@ -185,7 +186,7 @@ impl PartialJson {
             ) {
                 self.closing_search = Some(self.text.len());
                 return Ok(Update {
-                    ops: String::new(),
+                    changes: Changes::default(),
                     complete: false,
                 });
             }
@@ -195,7 +196,7 @@ impl PartialJson {
         if let Some(q) = &mut self.quoted {
             if q.still(self.text.as_bytes()) {
                 return Ok(Update {
-                    ops: String::new(),
+                    changes: Changes::default(),
                     complete: false,
                 });
             }
@@ -222,7 +223,7 @@ impl PartialJson {
         }
         self.feed();
         Ok(Update {
-            ops: String::from_utf8(self.ops.take()).unwrap_or_default(),
+            changes: self.changes.take(),
             complete: self.complete(),
         })
     }
@@ -306,7 +307,7 @@ impl PartialJson {
         self.fault = None;
         self.done = false;
         self.stuck = (0, 0);
-        self.view.reset(&mut self.ops);
+        self.view.reset(&mut self.changes);
     }
 
     /// Parses what arrived, unless the parser waits on a long look-ahead that too little new text
@@ -337,7 +338,7 @@ impl PartialJson {
                 p.root_start(),
                 p.wrapped(),
                 p.take_low_water(),
-                &mut self.ops,
+                &mut self.changes,
             );
         }
     }
@@ -358,16 +359,16 @@ mod tests {
         // The whole text is a JSON string: its value is the string, never the array inside it.
         let mut p = PartialJson::new(&Options::default());
         for c in [" \"[1,", " 2]", "\\\"", "\"  \n"] {
-            assert_eq!(p.push(c).unwrap().ops, "", "{c:?}");
+            assert!(p.push(c).unwrap().changes.is_empty(), "{c:?}");
         }
         assert_eq!(p.finish().unwrap().json, "\"[1, 2]\\\"\"");
         // Text after the closing quote: not one string, so the JSON inside is the value after all.
         let mut p = PartialJson::new(&Options::default());
-        assert_eq!(p.push("\"{\\\"a\\\": 1}\"").unwrap().ops, "");
-        assert_ne!(p.push(" and {\"b\": 2}").unwrap().ops, "");
+        assert!(p.push("\"{\\\"a\\\": 1}\"").unwrap().changes.is_empty());
+        assert!(!p.push(" and {\"b\": 2}").unwrap().changes.is_empty());
         // A raw line break cannot be inside a JSON string.
         let mut p = PartialJson::new(&Options::default());
-        assert_ne!(p.push("\"\n{\"a\": 1}").unwrap().ops, "");
+        assert!(!p.push("\"\n{\"a\": 1}").unwrap().changes.is_empty());
     }
 
     #[test]
@@ -376,7 +377,10 @@ mod tests {
         p.push("I think {\"a\": 1} works, but ").unwrap();
         assert_eq!(p.source().map(|s| s.0), Some(8));
         let u = p.push("here it is:\n```json\n{\"b\": 2}\n```").unwrap();
-        assert!(u.ops.starts_with('0'), "{}", u.ops);
+        assert_eq!(
+            u.changes.iter().next(),
+            Some(super::super::view::Change::Reset)
+        );
         assert_eq!(p.finish().unwrap().json, r#"{"b":2}"#);
     }
 }

@@ -6,85 +6,122 @@
 //! change, never to the size of the value. It is a strict reader of text this crate wrote; the
 //! tolerance lives in the parser.
 //!
-//! Operations are written as the elements of a JSON array, so the host's `JSON.parse` decodes strings
-//! and numbers exactly as it would in the final value:
-//!
-//! | code | operands | meaning |
-//! | --- | --- | --- |
-//! | 0 | | the value is gone (the JSON turned out to be elsewhere); start again |
-//! | 1, 2 | | an object, an array, starts as the next value |
-//! | 3 | | the innermost container is complete |
-//! | 4 | key | the next value is the member `key` of the innermost object |
-//! | 5 | text | a string starts as the next value, with this text so far |
-//! | 6 | text | the open string goes on with `text` |
-//! | 7 | | the open string is complete |
-//! | 8 | value | a number, `true`, `false` or `null` as the next value |
-//! | 9 | | the root becomes the first element of a new root array (comma-separated values) |
-//!
-//! "The next value" is the root, the next element of the innermost array, or the member just named.
+//! Each change is a [`Change`]; the binding encodes them for the host (`crate::wire`). Text in a change
+//! is as it stands between the quotes of a JSON string, escapes kept: a fragment never splits an escape,
+//! but the two halves of a surrogate pair may arrive in two fragments, so decode a string once it is whole.
 
-/// Operation codes (see the module documentation).
-pub(crate) mod op {
-    pub const RESET: u8 = b'0';
-    pub const OBJECT: u8 = b'1';
-    pub const ARRAY: u8 = b'2';
-    pub const CLOSE: u8 = b'3';
-    pub const KEY: u8 = b'4';
-    pub const STRING: u8 = b'5';
-    pub const APPEND: u8 = b'6';
-    pub const END_STRING: u8 = b'7';
-    pub const SCALAR: u8 = b'8';
-    pub const WRAP: u8 = b'9';
-
-    /// Every code by name, for the host's side of the wire format (see `crate::wire::vocabulary`).
-    pub const ALL: [(&str, u8); 10] = [
-        ("RESET", RESET),
-        ("OBJECT", OBJECT),
-        ("ARRAY", ARRAY),
-        ("CLOSE", CLOSE),
-        ("KEY", KEY),
-        ("STRING", STRING),
-        ("APPEND", APPEND),
-        ("END_STRING", END_STRING),
-        ("SCALAR", SCALAR),
-        ("WRAP", WRAP),
-    ];
+/// One change to the partial value. "The next value" is the root, the next element of the innermost
+/// array, or the member just named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change<'a> {
+    /// The value is gone (the JSON turned out to be elsewhere): start again.
+    Reset,
+    /// An object starts as the next value.
+    Object,
+    /// An array starts as the next value.
+    Array,
+    /// The innermost container is complete.
+    Close,
+    /// The next value is the member with this key (JSON-escaped) of the innermost object.
+    Key(&'a str),
+    /// A string starts as the next value, with this text (JSON-escaped) so far.
+    String(&'a str),
+    /// The open string goes on with this text (JSON-escaped).
+    Append(&'a str),
+    /// The open string is complete.
+    EndString,
+    /// A number, `true`, `false` or `null`, as its JSON token, is the next value.
+    Scalar(&'a str),
+    /// The root becomes the first element of a new root array (the text holds comma-separated values).
+    Wrap,
 }
 
-/// Operations written since the host last took them: the elements of a JSON array, without brackets.
+/// What a change is, without its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Code {
+    Reset,
+    Object,
+    Array,
+    Close,
+    Key,
+    String,
+    Append,
+    EndString,
+    Scalar,
+    Wrap,
+}
+
+/// Changes since the host last took them. Their text is kept in one buffer, so recording a change
+/// allocates nothing once the buffers have grown.
+#[derive(Debug, Default)]
+pub struct Changes {
+    text: String,
+    list: Vec<(Code, usize, usize)>,
+}
+
+impl Changes {
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// The length of all their text together.
+    pub(crate) fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// The changes, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Change<'_>> + '_ {
+        self.list.iter().map(|&(code, from, to)| {
+            let text = self.text.get(from..to).unwrap_or_default();
+            match code {
+                Code::Reset => Change::Reset,
+                Code::Object => Change::Object,
+                Code::Array => Change::Array,
+                Code::Close => Change::Close,
+                Code::Key => Change::Key(text),
+                Code::String => Change::String(text),
+                Code::Append => Change::Append(text),
+                Code::EndString => Change::EndString,
+                Code::Scalar => Change::Scalar(text),
+                Code::Wrap => Change::Wrap,
+            }
+        })
+    }
+}
+
+/// Records changes as the view reads the parser's output.
 #[derive(Default)]
-pub(crate) struct Ops(Vec<u8>);
+pub(crate) struct Recorder {
+    text: Vec<u8>,
+    list: Vec<(Code, usize, usize)>,
+}
 
-impl Ops {
-    fn sep(&mut self) {
-        if !self.0.is_empty() {
-            self.0.push(b',');
+impl Recorder {
+    fn code(&mut self, code: Code) {
+        self.list.push((code, 0, 0));
+    }
+
+    /// A change with text: JSON-escaped string content, or a JSON number or literal.
+    fn text(&mut self, code: Code, text: &[u8]) {
+        let from = self.text.len();
+        self.text.extend_from_slice(text);
+        self.list.push((code, from, self.text.len()));
+    }
+
+    /// Takes the changes recorded so far, leaving none. The text is the parser's output, cut only at
+    /// ASCII bytes, so it is UTF-8; were it not, the changes are dropped rather than a panic.
+    pub fn take(&mut self) -> Changes {
+        let list = std::mem::take(&mut self.list);
+        match String::from_utf8(std::mem::take(&mut self.text)) {
+            Ok(text) => Changes { text, list },
+            Err(_) => Changes::default(),
         }
-    }
-
-    fn code(&mut self, code: u8) {
-        self.sep();
-        self.0.push(code);
-    }
-
-    /// An operation with string content that is already JSON-escaped.
-    fn text(&mut self, code: u8, escaped: &[u8]) {
-        self.code(code);
-        self.0.extend_from_slice(b",\"");
-        self.0.extend_from_slice(escaped);
-        self.0.push(b'"');
-    }
-
-    /// An operation with a JSON number or literal.
-    fn scalar(&mut self, token: &[u8]) {
-        self.code(op::SCALAR);
-        self.0.push(b',');
-        self.0.extend_from_slice(token);
-    }
-
-    /// Takes the operations written so far, leaving none.
-    pub fn take(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.0)
     }
 }
 
@@ -107,9 +144,9 @@ pub(crate) struct View {
 
 impl View {
     /// The value is gone: tells the host, if it was shown anything.
-    pub fn reset(&mut self, ops: &mut Ops) {
+    pub fn reset(&mut self, ops: &mut Recorder) {
         if self.shown {
-            ops.code(op::RESET);
+            ops.code(Code::Reset);
         }
         *self = View::default();
     }
@@ -125,7 +162,7 @@ impl View {
         root_start: usize,
         wrapped: bool,
         rewound_to: usize,
-        ops: &mut Ops,
+        ops: &mut Recorder,
     ) {
         if rewound_to < self.consumed {
             self.reset(ops);
@@ -134,7 +171,7 @@ impl View {
             self.wrapped = true;
             // Text already read moved one byte to the right; text not yet read includes the `[`.
             if self.consumed > root_start {
-                ops.code(op::WRAP);
+                ops.code(Code::Wrap);
                 self.consumed += 1;
                 self.stack.insert(0, b'[');
             }
@@ -146,32 +183,32 @@ impl View {
             if self.in_string {
                 let (j, closed) = string_end(out, i, end);
                 if j > i {
-                    ops.text(op::APPEND, &out[i..j]);
+                    ops.text(Code::Append, &out[i..j]);
                 }
                 if !closed {
                     i = j;
                     break;
                 }
-                ops.code(op::END_STRING);
+                ops.code(Code::EndString);
                 self.in_string = false;
                 i = j + 1;
                 continue;
             }
             match out[i] {
                 b'{' => {
-                    ops.code(op::OBJECT);
+                    ops.code(Code::Object);
                     self.stack.push(b'{');
                     self.expect_key = true;
                     i += 1;
                 }
                 b'[' => {
-                    ops.code(op::ARRAY);
+                    ops.code(Code::Array);
                     self.stack.push(b'[');
                     self.expect_key = false;
                     i += 1;
                 }
                 b'}' | b']' => {
-                    ops.code(op::CLOSE);
+                    ops.code(Code::Close);
                     self.stack.pop();
                     self.expect_key = false;
                     i += 1;
@@ -187,15 +224,15 @@ impl View {
                         // Keys are settled only with their value; wait for the rest.
                         break;
                     }
-                    ops.text(op::KEY, &out[i + 1..j]);
+                    ops.text(Code::Key, &out[i + 1..j]);
                     self.expect_key = false;
                     i = j + 1;
                 }
                 b'"' => {
                     let (j, closed) = string_end(out, i + 1, end);
-                    ops.text(op::STRING, &out[i + 1..j]);
+                    ops.text(Code::String, &out[i + 1..j]);
                     if closed {
-                        ops.code(op::END_STRING);
+                        ops.code(Code::EndString);
                         i = j + 1;
                     } else {
                         self.in_string = true;
@@ -207,7 +244,7 @@ impl View {
                         .iter()
                         .position(|b| matches!(b, b',' | b']' | b'}'))
                         .map_or(end, |o| i + o);
-                    ops.scalar(&out[i..j]);
+                    ops.text(Code::Scalar, &out[i..j]);
                     i = j;
                 }
             }
@@ -237,34 +274,47 @@ fn string_end(out: &[u8], from: usize, end: usize) -> (usize, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use Change::{Append, Array, Close, EndString, Key, Object, Scalar};
 
-    fn read(out: &str, settled: usize) -> String {
+    fn read(out: &str, settled: &[usize]) -> Vec<String> {
         let mut v = View::default();
-        let mut ops = Ops::default();
-        v.update(out.as_bytes(), settled, 0, false, usize::MAX, &mut ops);
-        String::from_utf8(ops.take()).unwrap()
+        let mut ops = Recorder::default();
+        for &n in settled {
+            v.update(out.as_bytes(), n, 0, false, usize::MAX, &mut ops);
+        }
+        let changes = ops.take();
+        changes.iter().map(|c| format!("{c:?}")).collect()
+    }
+
+    fn names(changes: &[Change<'_>]) -> Vec<String> {
+        changes.iter().map(|c| format!("{c:?}")).collect()
     }
 
     #[test]
-    fn settled_text_becomes_operations() {
+    fn settled_text_becomes_changes() {
         let out = r#"{"a":[1,"x\"y"],"b":{"c":true}}"#;
-        assert_eq!(
-            read(out, out.len()),
-            r#"1,4,"a",2,8,1,5,"x\"y",7,3,4,"b",1,4,"c",8,true,3,3"#
-        );
+        let expected = [
+            Object,
+            Key("a"),
+            Array,
+            Scalar("1"),
+            Change::String(r#"x\"y"#),
+            EndString,
+            Close,
+            Key("b"),
+            Object,
+            Key("c"),
+            Scalar("true"),
+            Close,
+            Close,
+        ];
+        assert_eq!(read(out, &[out.len()]), names(&expected));
     }
 
     #[test]
     fn an_open_string_grows_and_escapes_are_never_split() {
         let out = r#"["ab\u00e9cd"#;
-        let mut v = View::default();
-        let mut ops = Ops::default();
-        v.update(out.as_bytes(), 5, 0, false, usize::MAX, &mut ops);
-        v.update(out.as_bytes(), 8, 0, false, usize::MAX, &mut ops);
-        v.update(out.as_bytes(), out.len(), 0, false, usize::MAX, &mut ops);
-        assert_eq!(
-            String::from_utf8(ops.take()).unwrap(),
-            r#"2,5,"ab",6,"\u00e9cd""#
-        );
+        let expected = [Array, Change::String("ab"), Append(r"\u00e9cd")];
+        assert_eq!(read(out, &[5, 8, out.len()]), names(&expected));
     }
 }
