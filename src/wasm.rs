@@ -11,8 +11,9 @@ use crate::position::{locate_all, Location};
 use crate::repair::{json_string, repair_bytes, repair_latin1};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema};
 use crate::wire::{
-    push_changes, Form, CLEAN_ASSISTANT, CLEAN_GRACE_FROM_START, CLEAN_KEEP_UNCLOSED,
-    CLEAN_ONLY_CLOSING, CLEAN_THINK_ONLY, CLEAN_TIMESTAMP, CLEAN_TRIM, REPORT_MAX,
+    extracted_json, push_changes, schema_error_json, validation_json, Form, CLEAN_ASSISTANT,
+    CLEAN_GRACE_FROM_START, CLEAN_KEEP_UNCLOSED, CLEAN_ONLY_CLOSING, CLEAN_THINK_ONLY,
+    CLEAN_TIMESTAMP, CLEAN_TRIM, REPORT_MAX,
 };
 use crate::{
     CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairOptions, RepairSet,
@@ -459,7 +460,7 @@ impl JsSchema {
             ..CompileOptions::default()
         };
         let compiled = with_input(len, |text| Schema::compile_json(text, remotes, options));
-        JsSchema(compiled.map_err(|e| schema::error_json(e.code, &e.message, &e.schema_path)))
+        JsSchema(compiled.map_err(|e| schema_error_json(&e)))
     }
 
     /// The compile error as JSON `{code, message, schemaPath}`, if the schema did not compile.
@@ -473,7 +474,7 @@ impl JsSchema {
             return String::new();
         };
         with_input(len, |text| {
-            schema.validate_json(text, crate::DEFAULT_MAX_DEPTH)
+            validation_json(&schema.validate_text(text, crate::DEFAULT_MAX_DEPTH))
         })
     }
 
@@ -500,18 +501,15 @@ impl JsSchema {
         };
         with_input(len, |text| {
             let out = schema::extract(text, schema, &options);
-            let mut s = schema::extracted_json(&out);
             // Positions of repairs and span, converted to UTF-16 for the host.
-            s.pop();
-            s.push(',');
+            let mut report = String::new();
             push_report(
-                &mut s,
+                &mut report,
                 text,
                 &out.repairs,
                 out.span.as_ref().unwrap_or(&(0..0)),
             );
-            s.push('}');
-            s
+            extracted_json(&out, &report)
         })
     }
 }

@@ -6,6 +6,7 @@
 //! hand on the other side. The narrow forms themselves are written by `crate::encoding::push_narrow_json`.
 
 use crate::repair::json_string;
+use crate::schema::{Coercion, Extracted, Issue, SchemaError, Value};
 use crate::{Change, Changes, RepairClass, RepairKind, DEFAULT_MAX_DEPTH, REASONING_TAGS};
 
 /// The most repairs a report lists; the rest are counted (`omittedRepairs`). A text of commas can need a
@@ -106,6 +107,54 @@ pub(crate) fn push_changes(changes: &Changes, out: &mut String) {
     }
 }
 
+/// A schema that did not compile, as `{"code","message","schemaPath"}`.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
+pub(crate) fn schema_error_json(e: &SchemaError) -> String {
+    e.to_value().to_json()
+}
+
+// Issues and coercions become values (`to_value`) and the schema engine's `to_json` writes them: that
+// crate is built for size, and each object written out by hand here, at opt-level 3, cost more wasm.
+
+/// A validation, as `{"valid","issues":[…]}`.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
+pub(crate) fn validation_json(issues: &[Issue]) -> String {
+    Value::Object(vec![
+        ("valid".into(), Value::Bool(issues.is_empty())),
+        (
+            "issues".into(),
+            Value::Array(issues.iter().map(Issue::to_value).collect()),
+        ),
+    ])
+    .to_json()
+}
+
+/// An extraction, as `{"ok","value","issues","coercions","candidate","candidates",…}` with `members`
+/// (JSON text, `"a":1,"b":2`) last: the binding adds the repairs and span, whose positions need the text.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
+pub(crate) fn extracted_json(x: &Extracted, members: &str) -> String {
+    let mut s = format!("{{\"ok\":{},\"value\":", x.ok());
+    match &x.value {
+        Some(v) => s.push_str(&v.to_json()),
+        None => s.push_str("null"),
+    }
+    s.push_str(",\"issues\":");
+    s.push_str(&Value::Array(x.issues.iter().map(Issue::to_value).collect()).to_json());
+    s.push_str(",\"coercions\":");
+    s.push_str(&Value::Array(x.coercions.iter().map(Coercion::to_value).collect()).to_json());
+    match x.candidate {
+        Some(i) => s.push_str(&format!(",\"candidate\":{i}")),
+        None => s.push_str(",\"candidate\":null"),
+    }
+    s.push_str(&format!(",\"candidates\":{}", x.candidates));
+    if !members.is_empty() {
+        s.push(',');
+        s.push_str(members);
+    }
+    s.push('}');
+    s
+}
+
 /// Everything the TypeScript side shares with the core, as one JSON object: the repair kinds with their
 /// classes and descriptions, the classes, the reasoning tags, the limits, and the wire format's codes (the
 /// cleaner's flag bits, the stream view's operation codes, the forms of a repair result's JSON text).
@@ -186,6 +235,49 @@ mod tests {
         for (code, name) in CHANGES.iter().enumerate() {
             assert!(vocabulary().contains(&format!("\"{name}\":{code}")));
         }
+    }
+
+    #[test]
+    fn schema_results_are_json_with_the_hosts_field_names() {
+        use crate::schema::{extract, CompileOptions, ExtractOptions, Schema};
+        use serde_json::json;
+        let parse = |s: &str| -> serde_json::Value { serde_json::from_str(s).unwrap() };
+        let e = Schema::compile_json("{", "{}", CompileOptions::default()).unwrap_err();
+        assert_eq!(
+            parse(&schema_error_json(&e)),
+            json!({"code": "invalid_schema", "message": "the schema is not JSON", "schemaPath": "#"})
+        );
+        let schema = Schema::compile_json(
+            r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n","m"]}"#,
+            "{}",
+            CompileOptions::default(),
+        )
+        .unwrap();
+        let v = parse(&validation_json(&schema.validate_text(r#"{"n":"3\n"}"#, 8)));
+        assert_eq!(v["valid"], false);
+        let issues: Vec<_> = v["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| (i["path"].as_str().unwrap(), i["keyword"].as_str().unwrap()))
+            .collect();
+        assert_eq!(issues, [("/m", "required"), ("/n", "type")]);
+        assert_eq!(v["issues"][0]["params"], json!({"missingProperty": "m"}));
+        assert_eq!(
+            parse(&validation_json(&[])),
+            json!({"valid": true, "issues": []})
+        );
+        let x = extract("Here: {n: '7', m: 1,}", &schema, &ExtractOptions::default());
+        let x = parse(&extracted_json(&x, r#""span":[6,21]"#));
+        assert_eq!(x["ok"], true);
+        assert_eq!(x["value"], json!({"n": 7, "m": 1}));
+        assert_eq!(
+            x["coercions"],
+            json!([{"path": "/n", "from": "7", "to": 7, "rule": "string_to_integer"}])
+        );
+        assert_eq!(x["issues"], json!([]));
+        assert_eq!((&x["candidate"], &x["candidates"]), (&json!(0), &json!(1)));
+        assert_eq!(x["span"], json!([6, 21]));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! textual order; each is repaired, coerced toward the schema and validated; the first valid one wins,
 //! and when none is valid the first candidate's issues are reported.
 
-use super::{push_coercions, push_issues, CoerceOptions, Coercion, Issue, RuleSet, Schema, Value};
+use super::{CoerceOptions, Coercion, Issue, RuleSet, Schema, Value};
 use crate::repair::{candidates, repair, Options as RepairOptions, Repair};
 use crate::Error;
 use std::ops::Range;
@@ -156,25 +156,4 @@ pub fn extract(text: &str, schema: &Schema, options: &ExtractOptions) -> Extract
             candidates: count,
         }
     })
-}
-
-/// `{"ok","value","issues","coercions","candidate","candidates"}` (positions of repairs are the
-/// caller's to add: they need the text).
-pub fn extracted_json(out: &Extracted) -> String {
-    let mut s = format!("{{\"ok\":{},\"value\":", out.ok());
-    s.push_str(
-        &out.value
-            .as_ref()
-            .map_or_else(|| "null".to_string(), Value::to_json),
-    );
-    s.push_str(",\"issues\":");
-    push_issues(&mut s, &out.issues);
-    s.push_str(",\"coercions\":");
-    push_coercions(&mut s, &out.coercions);
-    match out.candidate {
-        Some(i) => s.push_str(&format!(",\"candidate\":{i}")),
-        None => s.push_str(",\"candidate\":null"),
-    }
-    s.push_str(&format!(",\"candidates\":{}}}", out.candidates));
-    s
 }

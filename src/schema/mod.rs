@@ -6,9 +6,9 @@
 
 mod extract;
 
-pub use extract::{extract, extracted_json, ExtractOptions, Extracted, MAX_CANDIDATES};
+pub use extract::{extract, ExtractOptions, Extracted, MAX_CANDIDATES};
 pub use llm_response_sanitizer_schema::{
-    equal, error_json, push_coercions, push_issues, validation_json, CoerceOptions, Coercion,
-    CompileOptions, Draft, Issue, Kind, Number, ParseError, RegexTest, RepairJson, Rule, RuleSet,
-    Schema, SchemaError, Value, ISSUE_KEYWORDS, MAX_EVALUATION_DEPTH, MAX_SCHEMA_DEPTH,
+    equal, CoerceOptions, Coercion, CompileOptions, Draft, Issue, Kind, Number, ParseError,
+    RegexTest, RepairJson, Rule, RuleSet, Schema, SchemaError, Value, ISSUE_KEYWORDS,
+    MAX_EVALUATION_DEPTH, MAX_SCHEMA_DEPTH,
 };

@@ -112,6 +112,18 @@ pub struct Coercion {
     pub rule: Rule,
 }
 
+impl Coercion {
+    /// The coercion as a JSON object: `{"path", "from", "to", "rule"}`.
+    pub fn to_value(&self) -> Value {
+        Value::Object(vec![
+            ("path".into(), Value::String(self.path.clone())),
+            ("from".into(), self.from.clone()),
+            ("to".into(), self.to.clone()),
+            ("rule".into(), Value::String(self.rule.code().into())),
+        ])
+    }
+}
+
 /// Reads JSON text that is not strict JSON (a repair engine), for [`Rule::DecodeJson`].
 pub type RepairJson = fn(&str) -> Option<Value>;
 

@@ -88,6 +88,17 @@ pub struct SchemaError {
     pub schema_path: String,
 }
 
+impl SchemaError {
+    /// The error as a JSON object: `{"code", "message", "schemaPath"}`.
+    pub fn to_value(&self) -> Value {
+        Value::Object(vec![
+            ("code".into(), Value::String(self.code.into())),
+            ("message".into(), Value::String(self.message.clone())),
+            ("schemaPath".into(), Value::String(self.schema_path.clone())),
+        ])
+    }
+}
+
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} (at {})", self.message, self.schema_path)

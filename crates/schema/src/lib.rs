@@ -14,7 +14,6 @@ mod compile;
 mod format;
 mod number;
 mod order;
-mod report;
 mod uri;
 mod validate;
 mod value;
@@ -22,7 +21,6 @@ mod value;
 pub use coerce::{CoerceOptions, Coercion, RepairJson, Rule, RuleSet};
 pub use compile::{CompileOptions, Draft, RegexTest, SchemaError};
 pub use order::sort_indices;
-pub use report::{error_json, push_coercions, push_issues, validation_json};
 pub use validate::{
     evaluation_budget, Issue, BASE_EVALUATIONS, EVALUATIONS_PER_VALUE, ISSUE_KEYWORDS,
     MAX_EVALUATION_DEPTH,
@@ -101,20 +99,19 @@ impl Schema {
         validate::validate(&self.compiled, value)
     }
 
-    /// Validates the value whose JSON text is `text` (written by `JSON.stringify`, so strict) and
-    /// returns `{"valid":…,"issues":[…]}` as [`validation_json`] writes it. A value nested deeper than
-    /// `max_depth` is one `depth` issue at the root.
+    /// Every violation of the schema by the value whose JSON text is `text` (written by `JSON.stringify`,
+    /// so strict). A value nested deeper than `max_depth` is one `depth` issue at the root.
     #[inline(never)]
-    pub fn validate_json(&self, text: &str, max_depth: usize) -> String {
+    pub fn validate_text(&self, text: &str, max_depth: usize) -> Vec<Issue> {
         match Value::parse(text, max_depth) {
-            Ok(value) => validation_json(&self.validate(&value)),
-            Err(_) => validation_json(&[Issue {
+            Ok(value) => self.validate(&value),
+            Err(_) => vec![Issue {
                 path: String::new(),
                 keyword: "depth",
                 message: format!("the value nests deeper than {max_depth} levels"),
                 schema_path: "#".into(),
                 params: Value::Object(Vec::new()),
-            }]),
+            }],
         }
     }
 
@@ -181,7 +178,7 @@ mod tests {
     }
 
     #[test]
-    fn compile_json_and_validate_json_speak_json_text() {
+    fn compile_json_and_validate_text_read_json_text() {
         let options = || CompileOptions::default();
         for (schema, remotes, message) in [
             ("{", "{}", "the schema is not JSON"),
@@ -198,15 +195,16 @@ mod tests {
         assert_eq!(e.code, "unresolved_ref", "{e}");
         let remotes = r#"{"https://x.test/s":{"type":"integer"}}"#;
         let s = Schema::compile_json(r#"{"$ref":"https://x.test/s"}"#, remotes, options()).unwrap();
-        assert_eq!(s.validate_json("3", 8), r#"{"valid":true,"issues":[]}"#);
-        assert!(s
-            .validate_json("\"3\"", 8)
-            .starts_with(r#"{"valid":false,"issues":[{"path":"","keyword":"type""#));
-        let deep = s.validate_json("[[[1]]]", 2);
-        assert!(
-            deep.contains(r#""keyword":"depth""#) && deep.contains("deeper than 2 levels"),
-            "{deep}"
+        assert!(s.validate_text("3", 8).is_empty());
+        let wrong = s.validate_text("\"3\"", 8);
+        assert_eq!(
+            (wrong.len(), wrong[0].path.as_str(), wrong[0].keyword),
+            (1, "", "type")
         );
+        let deep = s.validate_text("[[[1]]]", 2);
+        assert_eq!(deep.len(), 1);
+        assert_eq!(deep[0].keyword, "depth");
+        assert!(deep[0].message.contains("deeper than 2 levels"), "{deep:?}");
     }
 
     /// Found by the `schema` fuzz target: `oneOf` branches that refer to one another needed

@@ -98,6 +98,19 @@ pub struct Issue {
     pub params: Value,
 }
 
+impl Issue {
+    /// The issue as a JSON object: `{"path", "keyword", "message", "schemaPath", "params"}`.
+    pub fn to_value(&self) -> Value {
+        Value::Object(vec![
+            ("path".into(), Value::String(self.path.clone())),
+            ("keyword".into(), Value::String(self.keyword.into())),
+            ("message".into(), Value::String(self.message.clone())),
+            ("schemaPath".into(), Value::String(self.schema_path.clone())),
+            ("params".into(), self.params.clone()),
+        ])
+    }
+}
+
 /// What one evaluation produced: validity and, when tracked, the evaluated members and items.
 struct Eval {
     valid: bool,
