@@ -165,11 +165,22 @@ pub fn repair_text(
         });
         if let Some(out) = done {
             // Its JSON is in the Latin-1 form already: written as it is, no report, no text.
-            return write_output(|b| write_repair(b, "", Ok(out), false, Form::Utf8));
+            return write_output(|b| {
+                write_repair(b, "", Ok(out), false, Form::Utf8, assume_invalid)
+            });
         }
     }
     with_input(len, |text| {
-        write_output(|b| write_repair(b, text, repair_bytes(text, &options), report, form))
+        write_output(|b| {
+            write_repair(
+                b,
+                text,
+                repair_bytes(text, &options),
+                report,
+                form,
+                assume_invalid,
+            )
+        })
     })
 }
 
@@ -193,16 +204,19 @@ fn repair_options(
 }
 
 /// Appends a one-shot repair's result: `V` alone for valid input (the host then parses its own string,
-/// exactly as `JSON.parse` would, lone surrogates too), otherwise as [`write_result`].
+/// exactly as `JSON.parse` would, lone surrogates too), otherwise as [`write_result`]. When the host
+/// said its strict parser had failed (`host_failed`), valid input is answered in full, status `valid`:
+/// the host never parses a string of its own that it could not parse.
 fn write_repair<J: AsRef<[u8]>>(
     b: &mut Vec<u8>,
     text: &str,
     result: Result<Repaired<J>, Error>,
     report: bool,
     form: Form,
+    host_failed: bool,
 ) {
     match result {
-        Ok(out) if out.status == Status::Valid => b.push(b'V'),
+        Ok(out) if out.status == Status::Valid && !host_failed => b.push(b'V'),
         result => write_result(b, text, result, report, form),
     }
 }

@@ -32,7 +32,8 @@ pub struct Options {
     pub max_input_length: Option<usize>,
     /// Repairs that must not be made: input that needs one is a `RepairForbidden` error.
     pub forbid: RepairSet,
-    /// Skip the check for strictly valid JSON (the caller already tried a strict parser).
+    /// Skip the check for strictly valid JSON (the caller already tried a strict parser). Input that
+    /// needs no repair is still reported [`Status::Valid`].
     pub assume_invalid: bool,
 }
 
@@ -138,13 +139,13 @@ fn repair_in(s: &[u8], options: &Options, latin1: bool) -> Result<Repaired<Vec<u
             parse.feed_bytes(s, false)?;
             Ok(repaired(s, parse))
         });
-    if options.assume_invalid {
-        return result;
-    }
     // Valid JSON passes through untouched. The strict pass (which forbids every repair) runs only when
-    // the repair cannot settle validity: most invalid input is settled by its first repair.
+    // the repair cannot settle validity: most invalid input is settled by its first repair. A parse
+    // with no repairs read the whole text as the strict pass would, so it is valid even when the caller
+    // assumed otherwise.
     match &result {
         Ok(out) if out.repairs.is_empty() => Ok(valid(s)),
+        _ if options.assume_invalid => result,
         Ok(out) if settles_invalid(out.repairs[0].kind) => result,
         _ => strictly_valid_bytes(s, options.max_depth, latin1).map_or(result, Ok),
     }
@@ -464,6 +465,22 @@ mod tests {
         }
     }
 
+    #[test]
+    fn valid_input_is_valid_even_when_assumed_invalid() {
+        let options = Options {
+            assume_invalid: true,
+            ..Options::default()
+        };
+        let out = repair_bytes(" {\"a\": [1, 2]}\n", &options).unwrap();
+        assert_eq!((out.status, out.repairs.len()), (Status::Valid, 0));
+        assert_eq!(
+            (out.json.as_slice(), out.span),
+            (&b"{\"a\": [1, 2]}"[..], 1..14)
+        );
+        let out = repair_bytes("{\"a\": [1, 2,]}", &options).unwrap();
+        assert_eq!(out.status, Status::Repaired);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(20_000))]
 
@@ -477,6 +494,13 @@ mod tests {
             let status = repair_bytes(&text, &Options::default()).map(|r| r.status);
             let strict = strictly_valid(&text, DEFAULT_MAX_DEPTH).is_some();
             prop_assert_eq!(status.as_ref().ok() == Some(&Status::Valid), strict, "{:?}", text);
+            // A caller that assumed the text invalid hears "valid" exactly when nothing was repaired,
+            // and only for valid text.
+            let assumed = repair_bytes(&text, &Options { assume_invalid: true, ..Options::default() });
+            if let Ok(out) = assumed {
+                prop_assert_eq!(out.status == Status::Valid, out.repairs.is_empty(), "{:?}", text);
+                prop_assert!(out.status != Status::Valid || strict, "{:?}", text);
+            }
         }
 
         /// Reading the Latin-1 form of a text gives what repairing its UTF-8 form gives: the same status

@@ -353,3 +353,20 @@ test('lone surrogates in input do not crash and valid ones are preserved', () =>
   assert.deepStrictEqual(parseAndRepair('{"a": "x\ud800y",}'), { a: 'x\ufffdy' });
   assert.deepStrictEqual(parseAndRepair('{"a": "\\ud800"}'), { a: '\ud800' });
 });
+
+// The door's contract with the core: `V` ("parse your own text") only when the host has not already failed to
+// parse it. With `assumeInvalid` (its `JSON.parse` threw, or could not succeed) valid input comes back in full,
+// status `valid`, so the host never parses a string of its own that it could not parse.
+test('the core answers valid input in full when the host said its JSON.parse had failed', async () => {
+  await import('llm-response-sanitizer');
+  const { callRepair } = await import('../../dist/wasm.js');
+  const text = ' {"a": [1, "é"]}\n';
+  for (const narrow of [false, true]) {
+    const full = callRepair(text, 128, -1, '', true, !narrow, narrow);
+    assert.equal(full.ok && full.valid, false);
+    assert.deepEqual(JSON.parse(full.json), { a: [1, 'é'] });
+    if (!narrow) assert.equal(JSON.parse(full.header).status, 'valid');
+    const own = callRepair(text, 128, -1, '', false, !narrow, narrow);
+    assert.equal(own.ok && own.valid, true);
+  }
+});
