@@ -4,7 +4,7 @@ use super::*;
 
 impl Parser<'_> {
     pub(super) fn after_value(&mut self) -> Step {
-        let s = self.input.s;
+        let s = self.input.bytes();
         let b = s[self.st.pos];
         let top = self.top().expect("after_value has an open container");
         if top == Container::Call {
@@ -63,7 +63,7 @@ impl Parser<'_> {
 
     /// After the root value: stray closers, comma-separated values, an object closed too early, or the end.
     pub(super) fn after_root(&mut self) -> Step {
-        let s = self.input.s;
+        let s = self.input.bytes();
         match s[self.st.pos] {
             b'}' | b']' => {
                 // repair: `{"a":1}}`
@@ -130,7 +130,7 @@ impl Parser<'_> {
     /// Whether a key (`"k":`, `'k':`, `k:`) starts at `i`.
     #[inline]
     pub(super) fn is_key_ahead(&self, i: usize) -> Result<bool, Stop> {
-        let s = self.input.s;
+        let s = self.input.bytes();
         if !self.input.need(i)? {
             return Ok(false);
         }
@@ -160,7 +160,7 @@ impl Parser<'_> {
         style: QuoteStyle,
         mut i: usize,
     ) -> Result<Option<usize>, Stop> {
-        let s = self.input.s;
+        let s = self.input.bytes();
         if let Some(quote) = match style {
             QuoteStyle::Double => Some(b'"'),
             QuoteStyle::Single => Some(b'\''),

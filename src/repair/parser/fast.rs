@@ -220,7 +220,7 @@ impl Parser<'_> {
     /// Returns the errors the general steps would return for the same tokens.
     #[inline(never)]
     pub(super) fn fast_lane(&mut self) -> Step {
-        let s = self.input.s;
+        let s = self.input.bytes();
         loop {
             let end = self.input.end;
             let in_object = match self.st.stack.last() {
@@ -332,7 +332,7 @@ impl Parser<'_> {
     fn write_quoted(&mut self, content: std::ops::Range<usize>, colon: bool) {
         let out = &mut self.st.out;
         out.push(b'"');
-        copy_from(out, self.input.s, content);
+        copy_from(out, self.input.bytes(), content);
         out.push(b'"');
         if colon {
             out.push(b':');
@@ -369,7 +369,7 @@ impl Parser<'_> {
     /// Reads the key that follows a comma in an object too. `Ok(false)` when it took nothing.
     #[inline]
     fn fast_string(&mut self, quote: Quote, in_object: bool) -> Result<bool, super::Stop> {
-        let s = self.input.s;
+        let s = self.input.bytes();
         let end = self.input.end;
         let open = self.st.pos;
         let open_len = if quote == Quote::Curly { 3 } else { 1 };

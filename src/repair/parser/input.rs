@@ -9,7 +9,9 @@ use super::*;
 /// Every byte a step looks at past what it has read is asked of the input ([`Input::need`],
 /// [`Input::byte`]), which suspends the step while more input may still bring that byte.
 pub(crate) struct Input<'a> {
-    pub(super) s: &'a [u8],
+    /// The text's bytes; past `end` they are not the source's (after a closing fence) or have not
+    /// arrived. Steps see them only through [`Input::bytes`] and the methods here.
+    s: &'a [u8],
     /// End of the source: the text's end, or a closing fence once one is met outside strings.
     pub(super) end: usize,
     /// More input may follow `end` (a stream that has not finished, and no closing fence met yet).
@@ -27,6 +29,20 @@ pub(crate) struct Input<'a> {
 }
 
 impl<'a> Input<'a> {
+    /// The whole of `s`, complete, as UTF-8; `fence` is the marker of a fenced source.
+    pub(super) fn new(s: &'a [u8], fence: Option<u8>) -> Input<'a> {
+        Input {
+            s,
+            end: s.len(),
+            more: false,
+            fenced: false,
+            fence,
+            latin1: false,
+            block_end: Cell::new((usize::MAX, 0)),
+            line_break: Cell::new((usize::MAX, 0)),
+        }
+    }
+
     /// The same input over `s`, a longer prefix of the same text (or the whole text, without `more`). A
     /// source already ended by a closing fence keeps its end.
     pub(super) fn resume<'b>(self, s: &'b [u8], more: bool) -> Input<'b> {
@@ -55,6 +71,38 @@ impl<'a> Input<'a> {
         let mut input = self.resume(&[], more);
         input.end = end;
         input
+    }
+
+    /// The source's bytes that have arrived: a step indexing past them has skipped asking
+    /// [`Input::need`] and panics (in tests and fuzzing) instead of reading bytes that are not the source's.
+    #[inline]
+    pub(super) fn bytes(&self) -> &'a [u8] {
+        &self.s[..self.end]
+    }
+
+    /// The length of the character at `i`: one byte in Latin-1, its UTF-8 length otherwise.
+    #[inline]
+    pub(super) fn char_len(&self, i: usize) -> usize {
+        if self.latin1 {
+            1
+        } else {
+            char_len(self.s[i])
+        }
+    }
+
+    /// Where the first `n` bytes of the text's UTF-8 form from `i` end, within the source: `i + n` for
+    /// UTF-8; in Latin-1, where a character beyond ASCII takes two bytes there, usually sooner. Bounded
+    /// look-aheads count in UTF-8 so that both forms of a text read alike.
+    pub(super) fn utf8_window_end(&self, i: usize, n: usize) -> usize {
+        if !self.latin1 {
+            return (i + n).min(self.end);
+        }
+        let (mut k, mut utf8) = (i, 0);
+        while k < self.end && utf8 + 1 + usize::from(self.s[k] >= 0x80) <= n {
+            utf8 += 1 + usize::from(self.s[k] >= 0x80);
+            k += 1;
+        }
+        k
     }
 
     /// Whether byte `i` of the source is available: `Ok(i < end)` once the input is complete, and a

@@ -205,16 +205,7 @@ impl<'a> Parser<'a> {
         max_depth: usize,
     ) -> Parser<'a> {
         Parser {
-            input: Input {
-                s,
-                end: s.len(),
-                more: false,
-                fenced: false,
-                fence,
-                latin1: false,
-                block_end: Cell::new((usize::MAX, 0)),
-                line_break: Cell::new((usize::MAX, 0)),
-            },
+            input: Input::new(s, fence),
             st: Progress {
                 pos: start,
                 wrapped: false,

@@ -121,7 +121,7 @@ impl Parser<'_> {
     /// Whether the byte at `k` ends a number-like token.
     #[inline]
     pub(super) fn ends_token(&self, k: usize) -> Result<bool, Stop> {
-        let s = self.input.s;
+        let s = self.input.bytes();
         if !self.input.need(k)? {
             return Ok(true);
         }
@@ -142,7 +142,7 @@ impl Parser<'_> {
     /// The end of the word-like token at `start`; in a stream, a token that runs into the end waits.
     #[inline]
     pub(super) fn word_end(&self, start: usize) -> Result<usize, Stop> {
-        let s = self.input.s;
+        let s = self.input.bytes();
         let mut k = start;
         while k < self.input.end {
             let b = s[k];
@@ -163,7 +163,7 @@ impl Parser<'_> {
     }
 
     pub(super) fn number(&mut self) -> Step {
-        let s = self.input.s;
+        let s = self.input.bytes();
         let start = self.st.pos;
         let k = self.word_end(start)?;
         if !self.ends_token(k)? {
@@ -226,7 +226,7 @@ impl Parser<'_> {
     /// with a digit straight after its comma, except a numeric key (`1,2: "b"`), which stays one. A group
     /// of fewer than three digits cut off by the end of the input is left out (`1,00` reads as `1`).
     pub(super) fn digits_past_comma(&self, k: usize) -> Result<Option<usize>, Stop> {
-        let s = self.input.s;
+        let s = self.input.bytes();
         let (mut e, mut comma) = (k, k);
         while self.input.byte(e)? == Some(b',')
             && self.input.byte(e + 1)?.is_some_and(|b| b.is_ascii_digit())
@@ -260,7 +260,7 @@ impl Parser<'_> {
         let Some(e) = self.digits_past_comma(k)? else {
             return Ok(false);
         };
-        let s = self.input.s;
+        let s = self.input.bytes();
         let digits = start + usize::from(s[start] == b'-');
         let mut thousands = s[digits] != b'0';
         // Digits since the last comma or dot, commas so far, and whether a fraction has begun.
@@ -307,7 +307,7 @@ impl Parser<'_> {
 
     /// A word in value position: keyword, truncated keyword, wrapper call, or unquoted string.
     pub(super) fn word(&mut self) -> Step {
-        let s = self.input.s;
+        let s = self.input.bytes();
         let start = self.st.pos;
         let k = self.word_end(start)?;
         let tok = &s[start..k];
@@ -358,7 +358,7 @@ impl Parser<'_> {
 
     /// repair: bare words (`active`, `team-b`, `in progress`) become a string, up to the next delimiter.
     pub(super) fn bare_string(&mut self, start: usize) -> Step {
-        let s = self.input.s;
+        let s = self.input.bytes();
         let in_call = self.top() == Some(Container::Call);
         let mut k = start;
         while k < self.input.end {

@@ -5,7 +5,7 @@ use super::*;
 impl Parser<'_> {
     /// Skips whitespace and comments, records the non-JSON ones, and stops the source at a closing fence.
     pub(super) fn skip_space(&mut self) -> Step {
-        let s = self.input.s;
+        let s = self.input.bytes();
         while self.st.pos < self.input.end {
             let b = s[self.st.pos];
             // Dispatch on the byte first: most tokens start with a plain ASCII byte and leave at once.
@@ -67,7 +67,7 @@ impl Parser<'_> {
 
     /// Length of a chat-template token (`<|im_end|>`, `</s>`) at `i`.
     pub(super) fn chat_token_len(&self, i: usize) -> Result<Option<usize>, Stop> {
-        let s = self.input.s;
+        let s = self.input.bytes();
         if starts_with_at(s, i, b"</s>") {
             return Ok(Some(4));
         }
@@ -81,16 +81,7 @@ impl Parser<'_> {
         }
         // Bounded look-ahead: such tokens are short.
         const LIMIT: usize = 64;
-        let mut limit = (i + LIMIT).min(self.input.end);
-        if self.input.latin1 {
-            // The same 64 bytes of UTF-8: a character beyond ASCII takes two there.
-            let (mut k, mut utf8) = (i, 0);
-            while k < self.input.end && utf8 + 1 + (s[k] >= 0x80) as usize <= LIMIT {
-                utf8 += 1 + (s[k] >= 0x80) as usize;
-                k += 1;
-            }
-            limit = k;
-        }
+        let limit = self.input.utf8_window_end(i, LIMIT);
         match s[i + 2..limit].windows(2).position(|w| w == b"|>") {
             Some(off) => Ok(Some(off + 4)),
             None => {
@@ -112,14 +103,14 @@ impl Parser<'_> {
         loop {
             let (j, nl) = self.input.peek_past_space(i);
             newline |= nl;
-            if hash && self.input.s.get(j) == Some(&b'#') && j < self.input.end {
+            if hash && self.input.bytes().get(j) == Some(&b'#') && j < self.input.end {
                 i = self.input.line_end(j);
                 continue;
             }
-            if self.input.s.get(j) != Some(&b'/') || !self.input.need(j + 1)? {
+            if self.input.bytes().get(j) != Some(&b'/') || !self.input.need(j + 1)? {
                 return Ok((j, newline));
             }
-            i = match self.input.s[j + 1] {
+            i = match self.input.bytes()[j + 1] {
                 b'/' => self.input.line_end(j),
                 b'*' => self.input.block_comment_end(j + 2),
                 _ => return Ok((j, newline)),

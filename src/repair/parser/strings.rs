@@ -73,7 +73,7 @@ impl Parser<'_> {
 
     /// The loop of [`Self::string_body`]; returns whether the input ended inside the string.
     pub(super) fn string_content(&mut self) -> Result<bool, Stop> {
-        let s = self.input.s;
+        let s = self.input.bytes();
         let single = matches!(
             self.st.str.style,
             QuoteStyle::Single | QuoteStyle::CurlySingle
@@ -197,15 +197,15 @@ impl Parser<'_> {
     /// The offset of a `,` that precedes `i` with only spaces between, if any.
     pub(super) fn comma_before(&self, i: usize) -> Option<usize> {
         let mut k = i;
-        while k > 0 && self.input.s[k - 1] == b' ' {
+        while k > 0 && self.input.bytes()[k - 1] == b' ' {
             k -= 1;
         }
-        (k > 0 && self.input.s[k - 1] == b',').then(|| k - 1)
+        (k > 0 && self.input.bytes()[k - 1] == b',').then(|| k - 1)
     }
 
     /// An escape sequence at `pos` inside a string.
     pub(super) fn escape(&mut self) -> Step {
-        let s = self.input.s;
+        let s = self.input.bytes();
         let at = self.st.pos;
         if !self.input.need(at + 1)? {
             // repair: a dangling backslash at the end of the input is dropped
@@ -255,7 +255,7 @@ impl Parser<'_> {
     /// Whether a closing quote whose end is at `after` really ends the string: what follows must be a
     /// delimiter and then what the context expects next.
     pub(super) fn ends_string(&self, after: usize, ctx: Ctx) -> Result<bool, Stop> {
-        let s = self.input.s;
+        let s = self.input.bytes();
         // The common cases, decided by the next byte alone.
         match s.get(after) {
             Some(b':') if ctx == Ctx::Key => return Ok(true),
@@ -304,7 +304,7 @@ impl Parser<'_> {
 
     /// After a comma that may end a string: does what follows continue the container?
     pub(super) fn continues_after_comma(&self, i: usize, ctx: Ctx) -> Result<bool, Stop> {
-        let s = self.input.s;
+        let s = self.input.bytes();
         // After a comma in an object a key comes, and `#` starts a comment; in an array a value comes,
         // and `#` starts an unquoted value (`#fff`).
         let in_object = ctx == Ctx::Key || self.top() == Some(Container::Object);
@@ -334,12 +334,12 @@ impl Parser<'_> {
     /// `{"a": "b", ...}`): a `,`, `]` or `}` or the end of the input follows it.
     #[inline(never)]
     pub(super) fn is_ellipsis_item_ahead(&self, i: usize) -> Result<bool, Stop> {
-        if !(matches!(self.input.s[i], b'.' | 0xE2) && self.ellipsis_at(i)?) {
+        if !(matches!(self.input.bytes()[i], b'.' | 0xE2) && self.ellipsis_at(i)?) {
             return Ok(false);
         }
         let (r, _) = self
             .input
-            .peek_past_space(i + ellipsis_len(self.input.s, i));
+            .peek_past_space(i + ellipsis_len(self.input.bytes(), i));
         Ok(matches!(
             self.input.byte(r)?,
             None | Some(b',' | b']' | b'}')
@@ -349,7 +349,7 @@ impl Parser<'_> {
     /// Whether a whole bare word stands at `i` as an array item (`["a", active]`, `["x", #fff]`): it runs
     /// to a `,` or `]`. A word that runs on into more text (`["a "b", c d"]`) is not one.
     pub(super) fn is_bare_item_ahead(&self, i: usize) -> Result<bool, Stop> {
-        let s = self.input.s;
+        let s = self.input.bytes();
         if !(is_ident_start(s[i]) || s[i] == b'#') {
             return Ok(false);
         }
@@ -370,7 +370,7 @@ impl Parser<'_> {
         // The longest keyword, `undefined`, and the byte after it.
         self.input.need_through(i + 9).or_else(|stop| {
             // Only a text that could still become a keyword needs to wait.
-            let seen = &self.input.s[i..self.input.end];
+            let seen = &self.input.bytes()[i..self.input.end];
             let could = KEYWORDS.iter().any(|(kw, _, _)| {
                 kw.starts_with(seen) || (seen.starts_with(kw) && seen.len() == kw.len())
             });
@@ -381,10 +381,10 @@ impl Parser<'_> {
             }
         })?;
         Ok(KEYWORDS.iter().any(|(kw, _, _)| {
-            starts_with_at(self.input.s, i, kw)
+            starts_with_at(self.input.bytes(), i, kw)
                 && !self
                     .input
-                    .s
+                    .bytes()
                     .get(i + kw.len())
                     .is_some_and(|&c| is_word_byte(c))
         }))
@@ -393,7 +393,7 @@ impl Parser<'_> {
     /// Whether `+` at `i` joins two strings: `"a" + "b"`.
     pub(super) fn is_concatenation(&self, i: usize) -> Result<bool, Stop> {
         let (r, _) = self.input.peek_past_space(i + 1);
-        Ok(self.input.need(r)? && quote_at(self.input.s, r).is_some())
+        Ok(self.input.need(r)? && quote_at(self.input.bytes(), r).is_some())
     }
 
     /// After a value string: repair string concatenation, `"a" + "b"` becomes `"ab"`; otherwise the
@@ -402,7 +402,7 @@ impl Parser<'_> {
     pub(super) fn after_string(&mut self) -> Step {
         // Most strings are followed directly by a delimiter: no concatenation to look for.
         if !matches!(
-            self.input.s.get(self.st.pos),
+            self.input.bytes().get(self.st.pos),
             Some(b',' | b'}' | b']' | b':')
         ) {
             let (q, _) = self.input.peek_past_space(self.st.pos);
@@ -411,7 +411,7 @@ impl Parser<'_> {
                 if let Some(quote) = self
                     .input
                     .need(r)?
-                    .then(|| quote_at(self.input.s, r))
+                    .then(|| quote_at(self.input.bytes(), r))
                     .flatten()
                 {
                     self.record(RepairKind::StringConcatenation, q)?;

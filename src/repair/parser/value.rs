@@ -4,7 +4,7 @@ use super::*;
 
 impl Parser<'_> {
     pub(super) fn value(&mut self) -> Step {
-        let s = self.input.s;
+        let s = self.input.bytes();
         let b = s[self.st.pos];
         match b {
             b'{' | b'[' => self.open(if b == b'{' {
@@ -40,10 +40,10 @@ impl Parser<'_> {
 
     /// Whether an ellipsis placeholder starts at `i` (in a stream, `.` and `..` at the end may grow into one).
     pub(super) fn ellipsis_at(&self, i: usize) -> Result<bool, Stop> {
-        if self.input.s[i] == b'.' {
+        if self.input.bytes()[i] == b'.' {
             self.input.need_through(i + 2)?;
         }
-        Ok(ellipsis_len(self.input.s, i) > 0)
+        Ok(ellipsis_len(self.input.bytes(), i) > 0)
     }
 
     #[inline(always)]
@@ -100,7 +100,7 @@ impl Parser<'_> {
     /// An ellipsis placeholder in value or key position.
     pub(super) fn ellipsis(&mut self) -> Step {
         let at = self.st.pos;
-        self.st.pos += ellipsis_len(self.input.s, self.st.pos);
+        self.st.pos += ellipsis_len(self.input.bytes(), self.st.pos);
         if self.st.state == State::Value && self.top() == Some(Container::Object) {
             // repair: `"key": ...` (the member is a placeholder)
             return self.drop_item(RepairKind::Ellipsis, at);
@@ -114,16 +114,12 @@ impl Parser<'_> {
 
     pub(super) fn skip_unexpected(&mut self) -> Step {
         self.record(RepairKind::UnexpectedCharacter, self.st.pos)?;
-        self.st.pos += if self.input.latin1 {
-            1
-        } else {
-            char_len(self.input.s[self.st.pos])
-        };
+        self.st.pos += self.input.char_len(self.st.pos);
         Ok(())
     }
 
     pub(super) fn key(&mut self) -> Step {
-        let s = self.input.s;
+        let s = self.input.bytes();
         let b = s[self.st.pos];
         match b {
             b'}' | b']' => self.close_with(b),
@@ -150,7 +146,7 @@ impl Parser<'_> {
 
     /// repair: unquoted key, quoted verbatim up to the colon.
     pub(super) fn unquoted_key(&mut self) -> Step {
-        let s = self.input.s;
+        let s = self.input.bytes();
         let start = self.st.pos;
         let mut k = start;
         while k < self.input.end
@@ -186,7 +182,7 @@ impl Parser<'_> {
     }
 
     pub(super) fn after_key(&mut self) -> Step {
-        match self.input.s[self.st.pos] {
+        match self.input.bytes()[self.st.pos] {
             b':' => {
                 self.st.out.push(b':');
                 self.st.pos += 1;
