@@ -9,11 +9,11 @@
 //! One file, although long: the node types and the compilation of each keyword into them are read
 //! together; the index of identifiers, which stands alone, is in `compile/index.rs`.
 
+use super::map::Map;
 use super::number::MAX_DIVISOR_DIGITS;
 use super::sub;
 use super::uri::{resolve, split_fragment, DEFAULT_BASE};
 use super::value::{push_pointer, Kind, Number, Value};
-use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
@@ -222,10 +222,6 @@ pub struct Compiled {
     pub regex: Option<RegexTest>,
 }
 
-/// Every map of the compiler has this one type (each other key or value type would add a copy of
-/// the hash table code to the wasm): names to indices.
-type Map = HashMap<String, usize>;
-
 /// Where a subschema lives: a document and a JSON Pointer into it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Loc {
@@ -338,7 +334,7 @@ impl<'o> Compiler<'o> {
     /// The node for `loc`, reserving it (to be compiled from the queue) when it is new.
     fn node_for(&mut self, loc: Loc) -> NodeId {
         let key = loc.key();
-        if let Some(&id) = self.compiled.get(&key) {
+        if let Some(id) = self.compiled.get(&key) {
             return id;
         }
         let id = self.nodes.len();
@@ -861,8 +857,9 @@ pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Compiled, Sch
         c.nodes.iter().for_each(|n| reached[n.resource] = true);
         for r in (0..reached.len()).filter(|&r| reached[r]) {
             for (name, loc) in c.resource_list[r].1.clone() {
-                if let std::collections::hash_map::Entry::Vacant(slot) = dynamic[r].entry(name) {
-                    slot.insert(c.node_for(loc));
+                if !dynamic[r].contains_key(&name) {
+                    let id = c.node_for(loc);
+                    dynamic[r].insert_new(name, id);
                     added = true;
                 }
             }

@@ -12,6 +12,7 @@
 mod coerce;
 mod compile;
 mod format;
+mod map;
 mod number;
 mod order;
 mod uri;
@@ -205,6 +206,30 @@ mod tests {
         assert_eq!(deep.len(), 1);
         assert_eq!(deep[0].keyword, "depth");
         assert!(deep[0].message.contains("deeper than 2 levels"), "{deep:?}");
+    }
+
+    #[test]
+    fn unique_items_reports_the_first_duplicate_in_order() {
+        let s = Schema::compile(
+            &Value::parse(r#"{"uniqueItems": true}"#, 8).unwrap(),
+            &CompileOptions::default(),
+        )
+        .unwrap();
+        for (items, pair) in [
+            ("[1, 2, 1, 2, 2]", Some((0, 2))),
+            (r#"[3, "a", {"x": [1.0]}, "a", 3]"#, Some((1, 3))),
+            (r#"[{"a": 1, "b": 2}, 5, {"b": 2, "a": 1}]"#, Some((0, 2))),
+            ("[1, 2, 3]", None),
+            ("[]", None),
+        ] {
+            let issues = s.validate(&Value::parse(items, 8).unwrap());
+            let found = issues.first().map(|i| {
+                let n = |k: &str| i.params.get(k).map(|v| v.to_json());
+                (n("i").unwrap(), n("j").unwrap())
+            });
+            let expected = pair.map(|(i, j): (u32, u32)| (i.to_string(), j.to_string()));
+            assert_eq!(found, expected, "{items}");
+        }
     }
 
     /// Found by the `schema` fuzz target: `oneOf` branches that refer to one another needed

@@ -460,7 +460,7 @@ impl Validator<'_> {
                 let mut t = *target;
                 if let Some(anchor) = anchor {
                     // The outermost resource in the dynamic scope that defines this dynamic anchor wins.
-                    if let Some(&found) = self
+                    if let Some(found) = self
                         .scope
                         .iter()
                         .find_map(|&r| self.c.dynamic.get(r).and_then(|m| m.get(anchor)))
@@ -639,19 +639,32 @@ impl Validator<'_> {
             }
             Keyword::UniqueItems => {
                 if let Value::Array(a) = inst {
-                    let mut seen: std::collections::HashMap<String, usize> =
-                        std::collections::HashMap::new();
-                    for (j, item) in a.iter().enumerate() {
-                        let mut key = String::new();
-                        canonical(item, &mut key);
-                        if let Some(&i) = seen.get(&key) {
-                            let message =
-                                format!("items {i} and {j} are equal; items must be unique");
-                            let params = obj(vec![("i", num(i as u64)), ("j", num(j as u64))]);
-                            self.fail(sink, ev, path, name, at, message, params);
-                            break;
-                        }
-                        seen.insert(key, j);
+                    // The first duplicate in order: the smallest `j` equal to an earlier item `i`. Found by
+                    // sorting the items' canonical forms, not by hashing them: the items are the
+                    // untrusted value, and a sort takes O(n log n) whatever they are.
+                    let keys: Vec<String> = a
+                        .iter()
+                        .map(|item| {
+                            let mut key = String::new();
+                            canonical(item, &mut key);
+                            key
+                        })
+                        .collect();
+                    let mut order: Vec<usize> = (0..a.len()).collect();
+                    crate::order::sort_indices(&mut order, &|x, y| keys[x].cmp(&keys[y]));
+                    // Stable: equal keys keep their order, so each run's first two are its `i` and `j`.
+                    let pair = order
+                        .windows(2)
+                        .enumerate()
+                        .filter(|&(k, w)| {
+                            keys[w[0]] == keys[w[1]] && (k == 0 || keys[order[k - 1]] != keys[w[0]])
+                        })
+                        .map(|(_, w)| (w[0], w[1]))
+                        .min_by_key(|&(_, j)| j);
+                    if let Some((i, j)) = pair {
+                        let message = format!("items {i} and {j} are equal; items must be unique");
+                        let params = obj(vec![("i", num(i as u64)), ("j", num(j as u64))]);
+                        self.fail(sink, ev, path, name, at, message, params);
                     }
                 }
             }

@@ -323,7 +323,7 @@ impl Compiler<'_> {
     pub(super) fn scope_of(&self, loc: &Loc) -> Option<Scope> {
         let mut p = loc.pointer.as_str();
         loop {
-            if let Some(&s) = self.scopes.get(&Loc::key_of(loc.doc, p)) {
+            if let Some(s) = self.scopes.get(&Loc::key_of(loc.doc, p)) {
                 return Some(self.scope_list[s].clone());
             }
             p = sub(p, ..p.rfind('/')?);
@@ -356,7 +356,7 @@ impl Compiler<'_> {
             )
         };
         if fragment.is_empty() || fragment.starts_with('/') {
-            let root = &self.locs[*self.resources.get(uri).ok_or_else(unresolved)?];
+            let root = &self.locs[self.resources.get(uri).ok_or_else(unresolved)?];
             let pointer = format!("{}{}", root.pointer, percent_decode(fragment));
             let loc = Loc {
                 doc: root.doc,
@@ -366,7 +366,7 @@ impl Compiler<'_> {
             return Ok(loc);
         }
         let key = format!("{uri}#{}", percent_decode(fragment));
-        let at = *self.anchors.get(&key).ok_or_else(unresolved)?;
+        let at = self.anchors.get(&key).ok_or_else(unresolved)?;
         Ok(self.locs[at].clone())
     }
 }
