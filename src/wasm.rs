@@ -22,6 +22,7 @@ use crate::{
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::ops::Range;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// The allocator: talc's, which grows linear memory on demand like the default dlmalloc but is smaller
@@ -396,6 +397,16 @@ impl JsPartialJson {
         })
     }
 
+    /// Shows the value by a compiled schema (see [`PartialJson::with_schema`]); `forbid_coercions` is a
+    /// comma-separated list of coercion rule codes. A schema that did not compile changes nothing.
+    #[wasm_bindgen(js_name = setSchema)]
+    pub fn set_schema(&mut self, schema: &JsSchema, forbid_coercions: &str) {
+        if let Ok(schema) = &schema.0 {
+            self.0
+                .set_schema(schema.clone(), RuleSet::from_codes(forbid_coercions));
+        }
+    }
+
     /// Takes the next `len` bytes of input as a chunk. Returns `[complete,op,…]` (the operations of
     /// the partial value, see `stream::view`), or `E<error>` when the input limit is exceeded.
     pub fn push(&mut self, len: usize) -> String {
@@ -458,7 +469,7 @@ fn host_regex(pattern: &str, text: &str) -> Option<bool> {
 
 /// A compiled JSON Schema, or the reason it did not compile.
 #[wasm_bindgen(js_name = Schema)]
-pub struct JsSchema(Result<Schema, String>);
+pub struct JsSchema(Result<Rc<Schema>, String>);
 
 #[wasm_bindgen(js_class = Schema)]
 impl JsSchema {
@@ -474,7 +485,7 @@ impl JsSchema {
             ..CompileOptions::default()
         };
         let compiled = with_input(len, |text| Schema::compile_json(text, remotes, options));
-        JsSchema(compiled.map_err(|e| schema_error_json(&e)))
+        JsSchema(compiled.map(Rc::new).map_err(|e| schema_error_json(&e)))
     }
 
     /// The compile error as JSON `{code, message, schemaPath}`, if the schema did not compile.

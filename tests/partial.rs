@@ -501,3 +501,54 @@ fn a_bracketed_closing_tag_moves_the_json_once_whole() {
         );
     }
 }
+
+/// With a schema, a string restricted to fixed values appears only whole, and a string the schema wants
+/// as a number or boolean appears only whole and coerced, as extraction coerces it; free strings grow.
+#[test]
+fn with_a_schema_fixed_strings_appear_whole_and_wanted_scalars_coerced() {
+    use llm_response_sanitizer::schema::{CompileOptions, RuleSet, Schema};
+    use std::rc::Rc;
+    let schema = Rc::new(
+        Schema::compile_json(
+            r##"{"properties": {"action": {"$ref": "#/$defs/action"}, "speech": {"type": "string"},
+                 "n": {"type": "integer"}, "ok": {"type": "boolean"}, "bad": {"type": "integer"},
+                 "steps": {"items": {"anyOf": [{"enum": ["north", "south"]}, {"type": "number"}]}},
+                 "m\u00e9tier": {"const": "smith"}},
+                "$defs": {"action": {"enum": ["attack", "defend"]}}}"##,
+            "{}",
+            CompileOptions::default(),
+        )
+        .unwrap(),
+    );
+    let text = r#"{"speech": "Hold the line", "action": "defend", "n": " 12", "ok": "TRUE", "bad": "2.5",
+                  "steps": ["north", "4"], "m\u00e9tier": "smith"}"#;
+    let whole = serde_json::json!({"speech": "Hold the line", "action": "defend", "n": 12, "ok": true,
+        "bad": "2.5", "steps": ["north", 4], "métier": "smith"});
+    for size in [1, 3, 7, text.len()] {
+        for forbid in [RuleSet::default(), RuleSet::from_codes("string_to_boolean")] {
+            let mut p =
+                PartialJson::new(&RepairOptions::default()).with_schema(schema.clone(), forbid);
+            let mut live = Live::default();
+            let mut speeches = 0;
+            let cuts: Vec<usize> = (size..text.len()).step_by(size).collect();
+            for c in split_at(text, &cuts) {
+                live.apply(&p.push(c).unwrap().changes);
+                let Some(v) = &live.root else { continue };
+                for (key, only) in [("action", "defend"), ("métier", "smith")] {
+                    assert!(v.get(key).map_or(true, |a| a == only), "{key} shown as {v}");
+                }
+                assert!(v.get("n").map_or(true, |n| n == 12), "n shown as {v}");
+                if let Some(first) = v.get("steps").and_then(|s| s.get(0)) {
+                    assert_eq!(first, "north");
+                }
+                speeches += usize::from(v.get("speech").is_some());
+            }
+            assert!(size == text.len() || speeches > 1, "free strings grow");
+            let mut expected = whole.clone();
+            if forbid.contains(llm_response_sanitizer::schema::Rule::StringToBoolean) {
+                expected["ok"] = "TRUE".into();
+            }
+            assert_eq!(live.root.as_ref(), Some(&expected), "size {size}");
+        }
+    }
+}

@@ -149,7 +149,8 @@ export function compiled(schema: SchemaInput, options: ExtractOptions | undefine
   return c;
 }
 
-function forbiddenRules(options: ExtractOptions | undefined): string {
+/** The coercion rules `options` forbid, as the core takes them (comma-separated codes). */
+export function forbiddenRules(options: ExtractOptions | undefined): string {
   if (options?.coerce === false) return RULES.join(',');
   const list = options?.forbidCoercions ?? [];
   if (!Array.isArray(list)) throw new TypeError('extract: forbidCoercions must be an array of coercion rule codes');

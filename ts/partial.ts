@@ -4,9 +4,8 @@ import { JsonRepairError, assertString, type JsonRepairErrorKind } from './error
 import { fail, plan, reportedResult, validResult, type ParseResult } from './repair.js';
 import { PartialValue } from './partial-value.js';
 import { PairJoiner, hasLoneSurrogate } from './surrogates.js';
-import { CompiledSchema, type SchemaInput } from './schema.js';
-import { compiled, extract, type ExtractOptions, type ExtractResult } from './extract.js';
-import { isStandardSchema, jsonSchemaOf, assertJsonSchema } from './standard.js';
+import type { CompiledSchema, SchemaInput } from './schema.js';
+import { compiled, extract, forbiddenRules, type ExtractOptions, type ExtractResult } from './extract.js';
 
 /**
  * What a value of type `T` looks like while it streams: every property optional, all the way down. The
@@ -27,8 +26,10 @@ export interface PartialJsonOptions<T = unknown> extends ExtractOptions {
    * The value's schema: a JSON Schema, a Standard Schema that can describe itself as one (zod ≥ 4.2,
    * arktype, valibot through `@valibot/to-json-schema`), or a {@link CompiledSchema}. It types the partial
    * values, and strings where it names an `enum` or `const` are held back until they are complete, so
-   * `"attack"` never shows as `"att"`. Local `$ref`, `properties`, `additionalProperties`, `items`,
-   * `prefixItems` and `allOf`/`anyOf`/`oneOf` are followed.
+   * `"attack"` never shows as `"att"`; a string where it wants a number or boolean shows only complete,
+   * coerced as `extract` coerces it. The core's schema engine reads the schema: `$ref` (local or to
+   * `remotes`), `properties`, `additionalProperties`, `items`, `prefixItems` and `allOf`/`anyOf`/`oneOf`
+   * are followed.
    */
   readonly schema?: SchemaInput<T>;
   /**
@@ -89,14 +90,7 @@ export class PartialJsonParser<T = unknown> {
     const p = plan(options, 'PartialJsonParser');
     if (options?.snapshots !== undefined && typeof options.snapshots !== 'boolean')
       throw new TypeError('PartialJsonParser: snapshots must be a boolean');
-    // Strings are coerced on the way as extract coerces them at the end, under the same options.
-    const off = options?.coerce === false ? undefined : new Set(options?.forbidCoercions ?? []);
-    const coercions = off && {
-      integer: !off.has('string_to_integer'),
-      number: !off.has('string_to_number'),
-      boolean: !off.has('string_to_boolean'),
-    };
-    this.#value = new PartialValue(jsonSchemaFor(options?.schema), options?.snapshots === true, coercions);
+    this.#value = new PartialValue(options?.snapshots === true);
     this.#fastPath = p.fastPath;
     if (options?.schema !== undefined) {
       this.#schema = compiled(options.schema, options, 'PartialJsonParser') as CompiledSchema<T>;
@@ -105,6 +99,10 @@ export class PartialJsonParser<T = unknown> {
     if (options?.reasoningFirst !== undefined && typeof options.reasoningFirst !== 'boolean')
       throw new TypeError('PartialJsonParser: reasoningFirst must be a boolean');
     this.#core = newPartialJson(p.maxDepth, p.maxInputLength, p.forbid, p.fastPath, options?.reasoningFirst === true);
+    // Strings are shown by the schema (fixed strings whole; numbers and booleans coerced as extract coerces
+    // them at the end, under the same options). A library schema with no JSON Schema form guides nothing.
+    if (this.#schema !== undefined && typeof this.#schema.jsonSchema === 'object')
+      this.#core.setSchema(this.#schema.core('PartialJsonParser'), forbiddenRules(options));
   }
 
   #live(where: string): CorePartialJson {
@@ -249,13 +247,4 @@ export class PartialJsonParser<T = unknown> {
   [Symbol.dispose](): void {
     this.free();
   }
-}
-
-/** The JSON Schema whose enums hold strings back; a library schema with no JSON Schema form holds nothing. */
-function jsonSchemaFor(schema: SchemaInput | undefined): object | undefined {
-  if (schema === undefined) return undefined;
-  if (schema instanceof CompiledSchema) return typeof schema.jsonSchema === 'object' ? schema.jsonSchema : undefined;
-  if (isStandardSchema(schema)) return jsonSchemaOf(schema)?.schema;
-  assertJsonSchema(schema, 'PartialJsonParser: options.schema');
-  return typeof schema === 'object' ? schema : undefined;
 }

@@ -260,6 +260,8 @@ export interface CorePartialJson {
   finish(report: boolean, narrow: boolean): RawRepairOk | RawRepairErr;
   /** The error the parse has stopped with so far, in the binding's `E` format. */
   error(): RawRepairErr['error'] | undefined;
+  /** Shows the value by `schema` (before the first chunk): fixed strings whole, wanted scalars coerced. */
+  setSchema(schema: CoreSchema, forbidCoercions: string): void;
   free(): void;
 }
 
@@ -299,6 +301,7 @@ export function newPartialJson(
       const e = core.error();
       return e === undefined ? undefined : (JSON.parse(e.slice(1)) as RawRepairErr['error']);
     },
+    setSchema: (schema, forbidCoercions) => core.setSchema(schema.raw, forbidCoercions),
     free: () => core.free(),
   };
 }
@@ -323,6 +326,8 @@ export interface CoreSchema {
     forbidCoercions: string,
     skip: number,
   ): string;
+  /** The wasm object, for the core's other classes to borrow (`PartialJson.setSchema`). */
+  readonly raw: Schema;
   free(): void;
 }
 
@@ -344,6 +349,7 @@ export function newSchema(
     validate: (json) => core.validate(writeInput(json)),
     extract: (text, maxDepth, maxInputLength, forbid, forbidCoercions, skip) =>
       core.extract(writeInput(bounded(text, maxInputLength)), maxDepth, maxInputLength, forbid, forbidCoercions, skip),
+    raw: core,
     free: () => core.free(),
   };
 }

@@ -8,7 +8,7 @@ mod extract;
 
 pub use extract::{extract, ExtractOptions, Extracted, MAX_CANDIDATES};
 pub use llm_response_sanitizer_schema::{
-    equal, CoerceOptions, Coercion, CompileOptions, Draft, Issue, Kind, Number, ParseError,
-    RegexTest, RepairJson, Rule, RuleSet, Schema, SchemaError, Value, ISSUE_KEYWORDS,
-    MAX_EVALUATION_DEPTH, MAX_SCHEMA_DEPTH,
+    equal, CoerceOptions, Coercion, CompileOptions, Draft, Issue, Kind, Number, ParseError, Place,
+    RegexTest, Released, RepairJson, Rule, RuleSet, Schema, SchemaError, StringView, Value, Walk,
+    ISSUE_KEYWORDS, MAX_EVALUATION_DEPTH, MAX_SCHEMA_DEPTH,
 };

@@ -14,12 +14,14 @@
 //!
 //! [`repair`]: crate::repair
 
-use super::view::{Changes, Recorder, View};
+use super::view::{Changes, Guide, Recorder, View};
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
 use crate::reasoning::bracket_tag_ends_at;
 use crate::repair::locate::{has_closing_think_tag, locate, CLOSING_THINK_TAG_MAX};
 use crate::repair::{repaired, strictly_valid, Options, Repaired, SourceParse};
+use crate::schema::{RuleSet, Schema};
+use std::rc::Rc;
 
 /// Text shorter than this is located again after every chunk that may change the answer.
 const RELOCATE_ALWAYS_BELOW: usize = 4096;
@@ -151,6 +153,20 @@ impl PartialJson {
     pub fn with_reasoning_first(mut self, on: bool) -> PartialJson {
         self.closing_search = on.then_some(0);
         self
+    }
+
+    /// Shows the value by `schema`: a string the schema restricts to fixed values (`enum`, `const`) appears
+    /// only once complete, never as a misleading prefix, and a string the schema wants as a number or
+    /// boolean appears only once complete, coerced as [`crate::schema::extract`] would coerce it
+    /// (under the rules not in `forbid`). [`Self::finish`] is not affected: it is still the repair.
+    pub fn with_schema(mut self, schema: Rc<Schema>, forbid: RuleSet) -> PartialJson {
+        self.set_schema(schema, forbid);
+        self
+    }
+
+    /// [`Self::with_schema`] on a parser in place, before its first chunk.
+    pub fn set_schema(&mut self, schema: Rc<Schema>, forbid: RuleSet) {
+        self.view = View::guided(Guide::new(schema, forbid));
     }
 
     /// Takes the next chunk and returns what changed in the partial value.

@@ -10,6 +10,8 @@
 //! is as it stands between the quotes of a JSON string, escapes kept: a fragment never splits an escape,
 //! but the two halves of a surrogate pair may arrive in two fragments, so decode a string once it is whole.
 
+use crate::schema::{Released, Walk};
+
 /// One change to the partial value. "The next value" is the root, the next element of the innermost
 /// array, or the member just named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,6 +127,22 @@ impl Recorder {
     }
 }
 
+/// The schema a view shows the value by: strings the schema restricts to fixed values, or wants as
+/// numbers or booleans, are shown only once complete, the second coerced (see [`crate::schema::StringView`]).
+pub(crate) type Guide = Walk;
+
+/// Shows a held string, now complete.
+fn release(guide: &mut Guide, ops: &mut Recorder) {
+    match guide.release() {
+        Some(Released::Scalar(json)) => ops.text(Code::Scalar, json.as_bytes()),
+        Some(Released::String(text)) => {
+            ops.text(Code::String, &text);
+            ops.code(Code::EndString);
+        }
+        None => {}
+    }
+}
+
 /// How far the host's value has been told about the parser's output.
 #[derive(Default)]
 pub(crate) struct View {
@@ -140,15 +158,32 @@ pub(crate) struct View {
     wrapped: bool,
     /// Anything has been shown since the last reset.
     shown: bool,
+    /// The schema the value is shown by, if any.
+    guide: Option<Guide>,
 }
 
 impl View {
+    /// A view that shows the value by `guide`'s schema.
+    pub fn guided(guide: Guide) -> View {
+        View {
+            guide: Some(guide),
+            ..View::default()
+        }
+    }
+
     /// The value is gone: tells the host, if it was shown anything.
     pub fn reset(&mut self, ops: &mut Recorder) {
         if self.shown {
             ops.code(Code::Reset);
         }
-        *self = View::default();
+        let mut guide = self.guide.take();
+        if let Some(g) = &mut guide {
+            g.reset();
+        }
+        *self = View {
+            guide,
+            ..View::default()
+        };
     }
 
     /// Reads `out[..settled]` past what was read before. `root_start` is where the root value begins in
@@ -174,6 +209,9 @@ impl View {
                 ops.code(Code::Wrap);
                 self.consumed += 1;
                 self.stack.insert(0, b'[');
+                if let Some(g) = &mut self.guide {
+                    g.wrap();
+                }
             }
         }
         let end = settled.min(out.len());
@@ -182,32 +220,33 @@ impl View {
             self.shown = true;
             if self.in_string {
                 let (j, closed) = string_end(out, i, end);
-                if j > i {
-                    ops.text(Code::Append, &out[i..j]);
+                match self.guide.as_mut().filter(|g| g.holds()) {
+                    Some(g) => g.hold(&out[i..j]),
+                    None if j > i => ops.text(Code::Append, &out[i..j]),
+                    None => {}
                 }
                 if !closed {
                     i = j;
                     break;
                 }
-                ops.code(Code::EndString);
-                self.in_string = false;
+                self.end_string(ops);
                 i = j + 1;
                 continue;
             }
             match out[i] {
-                b'{' => {
-                    ops.code(Code::Object);
-                    self.stack.push(b'{');
-                    self.expect_key = true;
-                    i += 1;
-                }
-                b'[' => {
-                    ops.code(Code::Array);
-                    self.stack.push(b'[');
-                    self.expect_key = false;
+                b @ (b'{' | b'[') => {
+                    if let Some(g) = &mut self.guide {
+                        g.open(b == b'{');
+                    }
+                    ops.code(if b == b'{' { Code::Object } else { Code::Array });
+                    self.stack.push(b);
+                    self.expect_key = b == b'{';
                     i += 1;
                 }
                 b'}' | b']' => {
+                    if let Some(g) = &mut self.guide {
+                        g.close();
+                    }
                     ops.code(Code::Close);
                     self.stack.pop();
                     self.expect_key = false;
@@ -224,15 +263,22 @@ impl View {
                         // Keys are settled only with their value; wait for the rest.
                         break;
                     }
-                    ops.text(Code::Key, &out[i + 1..j]);
+                    let key = &out[i + 1..j];
+                    if let Some(g) = &mut self.guide {
+                        g.key(key);
+                    }
+                    ops.text(Code::Key, key);
                     self.expect_key = false;
                     i = j + 1;
                 }
                 b'"' => {
                     let (j, closed) = string_end(out, i + 1, end);
-                    ops.text(Code::String, &out[i + 1..j]);
+                    let text = &out[i + 1..j];
+                    if !self.guide.as_mut().is_some_and(|g| g.string_starts(text)) {
+                        ops.text(Code::String, text);
+                    }
                     if closed {
-                        ops.code(Code::EndString);
+                        self.end_string(ops);
                         i = j + 1;
                     } else {
                         self.in_string = true;
@@ -244,12 +290,24 @@ impl View {
                         .iter()
                         .position(|b| matches!(b, b',' | b']' | b'}'))
                         .map_or(end, |o| i + o);
+                    if let Some(g) = &mut self.guide {
+                        g.scalar();
+                    }
                     ops.text(Code::Scalar, &out[i..j]);
                     i = j;
                 }
             }
         }
         self.consumed = i;
+    }
+
+    /// The open string is complete.
+    fn end_string(&mut self, ops: &mut Recorder) {
+        self.in_string = false;
+        match self.guide.as_mut().filter(|g| g.holds()) {
+            Some(g) => release(g, ops),
+            None => ops.code(Code::EndString),
+        }
     }
 }
 

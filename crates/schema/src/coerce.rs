@@ -161,6 +161,32 @@ pub fn coerce(c: &Compiled, value: &mut Value, options: &CoerceOptions) -> Vec<C
     k.out
 }
 
+/// The value the string `text` becomes where the schema wants `to` alone, under the rules not in
+/// `forbid`: what [`coerce`] makes of it there.
+pub(crate) fn coerce_string(text: &str, to: Kind, forbid: RuleSet) -> Value {
+    let c = Compiled {
+        nodes: Vec::new(),
+        dynamic: Vec::new(),
+        tracks_annotations: false,
+        regex: None,
+    };
+    let mut k = Coercer {
+        c: &c,
+        forbid,
+        repair: None,
+        out: Vec::new(),
+        depth: 0,
+        budget: 1,
+    };
+    let mut allowed = vec![to];
+    if to == Kind::Number {
+        allowed.push(Kind::Integer);
+    }
+    let mut v = Value::String(text.to_owned());
+    k.retype(&allowed, &mut v, "");
+    v
+}
+
 impl<'c> Coercer<'c> {
     /// The nodes that apply in place at `id`: itself, and what `$ref`, `$dynamicRef` (statically)
     /// and `allOf` lead to.

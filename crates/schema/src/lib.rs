@@ -15,6 +15,7 @@ mod format;
 mod map;
 mod number;
 mod order;
+mod place;
 mod uri;
 mod validate;
 mod value;
@@ -22,6 +23,7 @@ mod value;
 pub use coerce::{CoerceOptions, Coercion, RepairJson, Rule, RuleSet};
 pub use compile::{CompileOptions, Draft, RegexTest, SchemaError};
 pub use order::sort_indices;
+pub use place::{Place, Released, StringView, Walk};
 pub use validate::{
     evaluation_budget, Issue, BASE_EVALUATIONS, EVALUATIONS_PER_VALUE, ISSUE_KEYWORDS,
     MAX_EVALUATION_DEPTH,
