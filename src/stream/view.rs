@@ -176,14 +176,12 @@ impl View {
         if self.shown {
             ops.code(Code::Reset);
         }
-        let mut guide = self.guide.take();
-        if let Some(g) = &mut guide {
+        self.consumed = 0;
+        self.stack.clear();
+        (self.in_string, self.expect_key, self.wrapped, self.shown) = (false, false, false, false);
+        if let Some(g) = &mut self.guide {
             g.reset();
         }
-        *self = View {
-            guide,
-            ..View::default()
-        };
     }
 
     /// Reads `out[..settled]` past what was read before. `root_start` is where the root value begins in

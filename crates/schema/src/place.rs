@@ -143,7 +143,6 @@ impl Schema {
     /// The place of `nodes` and every node they lead to in place: `$ref`, `$dynamicRef` (statically),
     /// and the branches of `allOf`, `anyOf` and `oneOf`.
     fn place_of(&self, mut nodes: Vec<NodeId>) -> Place {
-        nodes.dedup();
         let mut i = 0;
         while i < nodes.len() && nodes.len() < MAX_NODES {
             if let Body::Keywords(kws) = &self.compiled.nodes[nodes[i]].body {
