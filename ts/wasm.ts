@@ -301,7 +301,7 @@ export function newPartialJson(
       const e = core.error();
       return e === undefined ? undefined : (JSON.parse(e.slice(1)) as RawRepairErr['error']);
     },
-    setSchema: (schema, forbidCoercions) => core.setSchema(schema.raw, forbidCoercions),
+    setSchema: (schema, forbidCoercions) => core.setSchema(schema.raw as Schema, forbidCoercions),
     free: () => core.free(),
   };
 }
@@ -326,8 +326,11 @@ export interface CoreSchema {
     forbidCoercions: string,
     skip: number,
   ): string;
-  /** The wasm object, for the core's other classes to borrow (`PartialJson.setSchema`). */
-  readonly raw: Schema;
+  /**
+   * The wasm object, for the core's other classes to borrow (`PartialJson.setSchema`). Typed `object`: the
+   * binding's own declarations name DOM types, and this interface is in the package's public `.d.ts`.
+   */
+  readonly raw: object;
   free(): void;
 }
 
