@@ -9,7 +9,7 @@
 use crate::encoding::{latin1_to_utf8_in_place, push_narrow_json};
 use crate::position::{locate_all, Location};
 use crate::repair::{json_string, repair_bytes, repair_latin1};
-use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema};
+use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema, SharedSchema};
 use crate::wire::{
     extracted_json, push_changes, schema_error_json, validation_json, Form, CLEAN_ASSISTANT,
     CLEAN_GRACE_FROM_START, CLEAN_KEEP_UNCLOSED, CLEAN_ONLY_CLOSING, CLEAN_THINK_ONLY,
@@ -22,7 +22,6 @@ use crate::{
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::ops::Range;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// The allocator: talc's, which grows linear memory on demand like the default dlmalloc but is smaller
@@ -469,7 +468,7 @@ fn host_regex(pattern: &str, text: &str) -> Option<bool> {
 
 /// A compiled JSON Schema, or the reason it did not compile.
 #[wasm_bindgen(js_name = Schema)]
-pub struct JsSchema(Result<Rc<Schema>, String>);
+pub struct JsSchema(Result<SharedSchema, String>);
 
 #[wasm_bindgen(js_class = Schema)]
 impl JsSchema {
@@ -485,7 +484,11 @@ impl JsSchema {
             ..CompileOptions::default()
         };
         let compiled = with_input(len, |text| Schema::compile_json(text, remotes, options));
-        JsSchema(compiled.map(Rc::new).map_err(|e| schema_error_json(&e)))
+        JsSchema(
+            compiled
+                .map(SharedSchema::new)
+                .map_err(|e| schema_error_json(&e)),
+        )
     }
 
     /// The compile error as JSON `{code, message, schemaPath}`, if the schema did not compile.

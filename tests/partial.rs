@@ -506,9 +506,8 @@ fn a_bracketed_closing_tag_moves_the_json_once_whole() {
 /// as a number or boolean appears only whole and coerced, as extraction coerces it; free strings grow.
 #[test]
 fn with_a_schema_fixed_strings_appear_whole_and_wanted_scalars_coerced() {
-    use llm_response_sanitizer::schema::{CompileOptions, RuleSet, Schema};
-    use std::rc::Rc;
-    let schema = Rc::new(
+    use llm_response_sanitizer::schema::{CompileOptions, RuleSet, Schema, SharedSchema};
+    let schema = SharedSchema::new(
         Schema::compile_json(
             r##"{"properties": {"action": {"$ref": "#/$defs/action"}, "speech": {"type": "string"},
                  "n": {"type": "integer"}, "ok": {"type": "boolean"}, "bad": {"type": "integer"},

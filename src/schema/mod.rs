@@ -9,6 +9,6 @@ mod extract;
 pub use extract::{extract, ExtractOptions, Extracted, MAX_CANDIDATES};
 pub use llm_response_sanitizer_schema::{
     equal, CoerceOptions, Coercion, CompileOptions, Draft, Issue, Kind, Number, ParseError, Place,
-    RegexTest, Released, RepairJson, Rule, RuleSet, Schema, SchemaError, StringView, Value, Walk,
-    ISSUE_KEYWORDS, MAX_EVALUATION_DEPTH, MAX_SCHEMA_DEPTH,
+    RegexTest, Released, RepairJson, Rule, RuleSet, Schema, SchemaError, SharedSchema, StringView,
+    Value, Walk, ISSUE_KEYWORDS, MAX_EVALUATION_DEPTH, MAX_SCHEMA_DEPTH,
 };

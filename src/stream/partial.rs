@@ -20,8 +20,7 @@ use crate::position::utf16_len;
 use crate::reasoning::bracket_tag_ends_at;
 use crate::repair::locate::{has_closing_think_tag, locate, CLOSING_THINK_TAG_MAX};
 use crate::repair::{repaired, strictly_valid, Options, Repaired, SourceParse};
-use crate::schema::{RuleSet, Schema};
-use std::rc::Rc;
+use crate::schema::{RuleSet, SharedSchema};
 
 /// Text shorter than this is located again after every chunk that may change the answer.
 const RELOCATE_ALWAYS_BELOW: usize = 4096;
@@ -159,13 +158,13 @@ impl PartialJson {
     /// only once complete, never as a misleading prefix, and a string the schema wants as a number or
     /// boolean appears only once complete, coerced as [`crate::schema::extract`] would coerce it
     /// (under the rules not in `forbid`). [`Self::finish`] is not affected: it is still the repair.
-    pub fn with_schema(mut self, schema: Rc<Schema>, forbid: RuleSet) -> PartialJson {
+    pub fn with_schema(mut self, schema: SharedSchema, forbid: RuleSet) -> PartialJson {
         self.set_schema(schema, forbid);
         self
     }
 
     /// [`Self::with_schema`] on a parser in place, before its first chunk.
-    pub fn set_schema(&mut self, schema: Rc<Schema>, forbid: RuleSet) {
+    pub fn set_schema(&mut self, schema: SharedSchema, forbid: RuleSet) {
         self.view = View::guided(Guide::new(schema, forbid));
     }
 

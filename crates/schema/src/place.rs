@@ -13,8 +13,7 @@
 use super::coerce::{coerce_string, RuleSet};
 use super::compile::{Body, Keyword, NodeId};
 use super::value::{Kind, Value};
-use super::Schema;
-use std::rc::Rc;
+use super::{Schema, SharedSchema};
 
 /// The most subschemas a place holds; a schema whose branches reach more is read through the first.
 const MAX_NODES: usize = 64;
@@ -187,7 +186,7 @@ impl Schema {
 /// decodes keys and coerces strings with this crate's own readers.
 #[derive(Debug)]
 pub struct Walk {
-    schema: Rc<Schema>,
+    schema: SharedSchema,
     /// Coercion rules extraction must not apply.
     forbid: RuleSet,
     /// The place of each open container, and for an array how many elements it has.
@@ -213,7 +212,7 @@ const OBJECT: usize = usize::MAX;
 
 impl Walk {
     /// A walk by `schema`, coercing as extraction does under the rules not in `forbid`.
-    pub fn new(schema: Rc<Schema>, forbid: RuleSet) -> Walk {
+    pub fn new(schema: SharedSchema, forbid: RuleSet) -> Walk {
         Walk {
             schema,
             forbid,
