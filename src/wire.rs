@@ -80,30 +80,23 @@ const CHANGES: [&str; 10] = [
 pub(crate) fn push_changes(changes: &Changes, out: &mut String) {
     out.reserve(changes.text_len() + changes.len() * 5);
     for change in changes.iter() {
-        let (code, text, quoted) = match change {
-            Change::Reset => (b'0', None, false),
-            Change::Object => (b'1', None, false),
-            Change::Array => (b'2', None, false),
-            Change::Close => (b'3', None, false),
-            Change::Key(t) => (b'4', Some(t), true),
-            Change::String(t) => (b'5', Some(t), true),
-            Change::Append(t) => (b'6', Some(t), true),
-            Change::EndString => (b'7', None, false),
-            Change::Scalar(t) => (b'8', Some(t), false),
-            Change::Wrap => (b'9', None, false),
+        // Each element with its comma and quotes as one piece: a change is a few bytes, so the pushes
+        // themselves are the cost.
+        let (head, text, tail) = match change {
+            Change::Reset => (",0", "", ""),
+            Change::Object => (",1", "", ""),
+            Change::Array => (",2", "", ""),
+            Change::Close => (",3", "", ""),
+            Change::Key(t) => (",4,\"", t, "\""),
+            Change::String(t) => (",5,\"", t, "\""),
+            Change::Append(t) => (",6,\"", t, "\""),
+            Change::EndString => (",7", "", ""),
+            Change::Scalar(t) => (",8,", t, ""),
+            Change::Wrap => (",9", "", ""),
         };
-        out.push(',');
-        out.push(char::from(code));
-        if let Some(text) = text {
-            out.push(',');
-            if quoted {
-                out.push('"');
-                out.push_str(text);
-                out.push('"');
-            } else {
-                out.push_str(text);
-            }
-        }
+        out.push_str(head);
+        out.push_str(text);
+        out.push_str(tail);
     }
 }
 
