@@ -17,6 +17,7 @@
 //! The file is longer than the others because the lane is one loop whose cases must be read together
 //! with the property test below that holds it to the general steps.
 
+use super::numbers::{is_strict_number, is_token_end};
 use super::{
     copy_from, push_bytes, push_control, Container, Ctx, Parser, State, Step, KEYWORDS,
     SPECIAL_DOUBLE, SPECIAL_SINGLE,
@@ -34,13 +35,6 @@ fn skip_ws(s: &[u8], mut i: usize, end: usize) -> usize {
         i += 1;
     }
     i
-}
-
-/// Bytes that end a number or keyword in the fast lane: what the general parser would also take as the
-/// end of the token (`ends_token`) and that is not a word byte extending it.
-#[inline(always)]
-fn is_token_end(b: u8) -> bool {
-    is_json_ws(b) || matches!(b, b',' | b'}' | b']')
 }
 
 /// Bytes of an unquoted key the fast lane reads: ASCII identifier bytes that the general parser copies
@@ -176,43 +170,6 @@ fn plain_key(s: &[u8], i: usize, end: usize) -> Option<(u8, usize, usize, usize)
         k += 1;
     }
     (k < end && s[k] == b':').then_some((quote, start, stop, k + 1))
-}
-
-/// Whether a strict JSON number is exactly `tok`.
-#[inline(always)]
-fn is_strict_number(tok: &[u8]) -> bool {
-    let n = tok.len();
-    let mut i = (tok.first() == Some(&b'-')) as usize;
-    let digits = |i: &mut usize| {
-        let from = *i;
-        while *i < n && tok[*i].is_ascii_digit() {
-            *i += 1;
-        }
-        *i > from
-    };
-    match tok.get(i) {
-        Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => {
-            digits(&mut i);
-        }
-        _ => return false,
-    }
-    if tok.get(i) == Some(&b'.') {
-        i += 1;
-        if !digits(&mut i) {
-            return false;
-        }
-    }
-    if matches!(tok.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(tok.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        if !digits(&mut i) {
-            return false;
-        }
-    }
-    i == n
 }
 
 impl Parser<'_> {

@@ -29,8 +29,57 @@ pub(super) enum NumberShape {
     Word,
 }
 
+/// The bytes that end a number or keyword wherever they follow it: JSON whitespace and the separators
+/// after a value. The general steps end a token at more than these (see `Parser::ends_token`); the fast
+/// lane ends one only at these.
+#[inline(always)]
+pub(super) fn is_token_end(b: u8) -> bool {
+    is_json_ws(b) || matches!(b, b',' | b'}' | b']')
+}
+
+/// Whether `tok` is exactly a strict JSON number: the one definition, for the general steps and the fast
+/// lane alike.
+#[inline(always)]
+pub(super) fn is_strict_number(tok: &[u8]) -> bool {
+    let n = tok.len();
+    let mut i = (tok.first() == Some(&b'-')) as usize;
+    let digits = |i: &mut usize| {
+        let from = *i;
+        while *i < n && tok[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i > from
+    };
+    match tok.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            digits(&mut i);
+        }
+        _ => return false,
+    }
+    if tok.get(i) == Some(&b'.') {
+        i += 1;
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    if matches!(tok.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(tok.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    i == n
+}
+
 /// Classifies a token made of word bytes that starts like a number. `at_eof`: the input ends with it.
 pub(super) fn classify_number(tok: &[u8], at_eof: bool) -> NumberShape {
+    if is_strict_number(tok) {
+        return NumberShape::Valid;
+    }
     let n = tok.len();
     let mut i = 0;
     let plus = tok.first() == Some(&b'+');
@@ -84,11 +133,6 @@ pub(super) fn classify_number(tok: &[u8], at_eof: bool) -> NumberShape {
     if int.len() > 1 && int[0] == b'0' {
         return NumberShape::AsString;
     }
-    let valid =
-        !plus && !int.is_empty() && (!dot || !frac.is_empty()) && (!exp || !exp_digits.is_empty());
-    if valid {
-        return NumberShape::Valid;
-    }
     // Rewrite: drop '+', add a leading 0, drop an empty fraction or exponent.
     let truncated = at_eof && ((dot && frac.is_empty() && !exp) || (exp && exp_digits.is_empty()));
     let mut fixed = Vec::with_capacity(n + 1);
@@ -129,10 +173,9 @@ impl Parser<'_> {
         if matches!(s[k], b'/' | b'`' | b'~') {
             self.input.need_through(k + 2)?;
         }
-        Ok(matches!(
-            s[k],
-            b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b')' | b'[' | b'{' | b'"' | b'\''
-        ) || (s[k] == b'/' && matches!(s.get(k + 1), Some(b'/' | b'*')))
+        Ok(is_token_end(s[k])
+            || matches!(s[k], b')' | b'[' | b'{' | b'"' | b'\'')
+            || (s[k] == b'/' && matches!(s.get(k + 1), Some(b'/' | b'*')))
             || quote_at(s, k).is_some()
             || invisible_len(s, k) > 0
             || starts_with_at(s, k, NBSP)
