@@ -3,6 +3,9 @@
  * completions and Anthropic messages, whole or as server-sent-event streams of deltas; and two small
  * `query` functions for {@link queryWithCorrection} that speak those protocols over `fetch`. Nothing here
  * needs Node: it runs wherever `fetch` and `TextDecoder` do.
+ *
+ * One file, although long: both providers' response shapes, their stream events and their error bodies are
+ * read side by side, and the two protocols share the SSE reader and the error type.
  */
 
 import { abortError } from './errors.js';

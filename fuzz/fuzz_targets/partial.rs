@@ -1,9 +1,10 @@
-//! The streaming JSON parser on arbitrary text and chunking: never panics, every change's text is JSON
-//! (string content, or a scalar token), and `finish` gives exactly what the one-shot repairer gives for the whole
+//! The streaming JSON parser on arbitrary text and chunking, with or without a schema to show the value
+//! by: never panics, every change's text is JSON (string content, or a scalar token), and `finish` gives exactly what the one-shot repairer gives for the whole
 //! text (the same JSON, or an error of the same kind).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use llm_response_sanitizer::schema::{CompileOptions, RuleSet, Schema, SharedSchema};
 use llm_response_sanitizer::{repair, Change, PartialJson, RepairOptions};
 use llm_response_sanitizer_fuzz::is_strict_json;
 
@@ -15,6 +16,20 @@ fuzz_target!(|data: &[u8]| {
     let options = RepairOptions::default();
     let whole = repair(&text, &options);
     let mut parser = PartialJson::new(&options);
+    if seed & 1 == 1 {
+        // Enums, coerced scalars, branches, prefix items and a recursive reference.
+        let schema = Schema::compile_json(
+            r##"{"$defs": {"node": {"properties": {"kind": {"enum": ["a", "b"]}, "n": {"type": "integer"},
+                 "ok": {"type": ["boolean", "null"]}, "kids": {"items": {"$ref": "#/$defs/node"}},
+                 "pair": {"prefixItems": [{"const": "x"}, {"type": "number"}]}},
+                 "additionalProperties": {"anyOf": [{"type": "number"}, {"enum": ["yes"]}]}}},
+                "anyOf": [{"$ref": "#/$defs/node"}, {"type": "array", "items": {"$ref": "#/$defs/node"}}]}"##,
+            "{}",
+            CompileOptions::default(),
+        )
+        .expect("the fuzz schema compiles");
+        parser.set_schema(SharedSchema::new(schema), RuleSet::default());
+    }
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let (mut i, mut k) = (0usize, 0u32);
     while i < chars.len() {

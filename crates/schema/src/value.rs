@@ -3,6 +3,9 @@
 //! Objects keep their members in order, with the last of duplicate keys winning as in `JSON.parse`.
 //! Parsing, writing, comparing and dropping use explicit stacks, so no input depth can overflow the
 //! call stack.
+//!
+//! One file, although long: the value, its strict parser and its writer share the escape rules and the
+//! explicit-stack walks, and are read together.
 
 use super::sub;
 use std::fmt::Write as _;
