@@ -60,8 +60,10 @@ const CLEAN_FLAGS: [(&str, u32); 7] = [
     ("keepUnclosed", CLEAN_KEEP_UNCLOSED),
 ];
 
-/// The stream view's changes by name; a change's code is its index. The host reads `[code, text?, …]`:
-/// strings stay JSON-escaped so that its `JSON.parse` decodes them exactly as in the final value.
+/// The stream view's changes ([`Change`]) by name; a change's code is its index. The host reads one JSON
+/// array of them: a code alone, or for `KEY`, `STRING` and `APPEND` the code and a JSON string of the
+/// text, and for `SCALAR` the code and the JSON token. The text stays JSON-escaped, so the host's
+/// `JSON.parse` decodes it exactly as in the final value.
 const CHANGES: [&str; 10] = [
     "RESET",
     "OBJECT",

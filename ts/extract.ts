@@ -150,13 +150,13 @@ export function compiled(schema: SchemaInput, options: ExtractOptions | undefine
 }
 
 /** The coercion rules `options` forbid, as the core takes them (comma-separated codes). */
-export function forbiddenRules(options: ExtractOptions | undefined): string {
+export function forbiddenRules(options: ExtractOptions | undefined, where = 'extract'): string {
   if (options?.coerce === false) return RULES.join(',');
   const list = options?.forbidCoercions ?? [];
-  if (!Array.isArray(list)) throw new TypeError('extract: forbidCoercions must be an array of coercion rule codes');
+  if (!Array.isArray(list)) throw new TypeError(`${where}: forbidCoercions must be an array of coercion rule codes`);
   for (const r of list) {
     if (!RULES.includes(r))
-      throw new RangeError(`extract: unknown coercion rule '${String(r)}' (known: ${RULES.join(', ')})`);
+      throw new RangeError(`${where}: unknown coercion rule '${String(r)}' (known: ${RULES.join(', ')})`);
   }
   return list.join(',');
 }

@@ -102,7 +102,7 @@ export class PartialJsonParser<T = unknown> {
     // Strings are shown by the schema (fixed strings whole; numbers and booleans coerced as extract coerces
     // them at the end, under the same options). A library schema with no JSON Schema form guides nothing.
     if (this.#schema !== undefined && typeof this.#schema.jsonSchema === 'object')
-      this.#core.setSchema(this.#schema.core('PartialJsonParser'), forbiddenRules(options));
+      this.#core.setSchema(this.#schema.core('PartialJsonParser'), forbiddenRules(options, 'PartialJsonParser'));
   }
 
   #live(where: string): CorePartialJson {

@@ -484,3 +484,10 @@ test('with a schema, a string the schema wants as a number or boolean shows only
   const forbid = new PartialJsonParser({ schema, forbidCoercions: ['string_to_boolean'] });
   assert.deepEqual(forbid.push(text).value, { n: 12, x: 2.5, ok: 'TRUE', s: '34', bad: '2.5' });
 });
+
+test('with a schema, an unknown coercion rule is a RangeError that names the parser', () => {
+  assert.throws(
+    () => new PartialJsonParser({ schema: { type: 'integer' }, forbidCoercions: ['string_to_bool'] }),
+    (e) => e instanceof RangeError && /^PartialJsonParser: unknown coercion rule 'string_to_bool'/.test(e.message),
+  );
+});
