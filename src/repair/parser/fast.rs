@@ -177,7 +177,10 @@ impl Parser<'_> {
     /// Returns the errors the general steps would return for the same tokens.
     #[inline(never)]
     pub(super) fn fast_lane(&mut self) -> Step {
-        let s = self.input.bytes();
+        // Only complete input reaches the lane (`advance` checks), so no read of it needs to wait.
+        let Some(s) = self.input.complete_bytes() else {
+            return Ok(());
+        };
         loop {
             let end = self.input.end;
             let in_object = match self.st.stack.last() {
