@@ -120,8 +120,15 @@ impl Live {
                 }
                 Change::EndString => self.string = None,
                 Change::Scalar(token) => {
-                    let v = serde_json::from_str(token)
-                        .unwrap_or_else(|e| panic!("not a JSON scalar ({e}): {token}"));
+                    // A number beyond f64 (`1e400`) is JSON that `JSON.parse` reads as Infinity and
+                    // serde_json refuses: it stands here as its token, placed once and never changed.
+                    let v = serde_json::from_str(token).unwrap_or_else(|e| {
+                        assert!(
+                            e.to_string().contains("out of range"),
+                            "not a JSON scalar ({e}): {token}"
+                        );
+                        Value::String(format!("number {token}"))
+                    });
                     self.place(v);
                 }
                 Change::Wrap => {
@@ -499,6 +506,16 @@ fn a_bracketed_closing_tag_moves_the_json_once_whole() {
             Some(serde_json::json!({"a": [1]})),
             "cut at {cut}"
         );
+    }
+}
+
+/// Found by the token-soup property: a number too large for f64 streams like any other scalar.
+#[test]
+fn a_number_beyond_f64_streams_like_any_scalar() {
+    for text in ["[12.5e02000{", "{\"a\": 1e400, \"b\": [-1e999]}"] {
+        for cut in 1..text.len() {
+            check(text, &split_at(text, &[cut])).unwrap();
+        }
     }
 }
 
