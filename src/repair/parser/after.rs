@@ -29,11 +29,7 @@ impl Parser<'_> {
             b',' => {
                 self.st.pending_comma = Some(self.st.pos);
                 self.st.pos += 1;
-                self.st.state = if top == Container::Object {
-                    State::Key
-                } else {
-                    State::Value
-                };
+                self.st.state = State::item(top == Container::Object);
                 Ok(())
             }
             b'}' | b']' => self.close_with(b),
@@ -50,11 +46,7 @@ impl Parser<'_> {
             {
                 // repair: `[1 2]`, `{"a": 1 "b": 2}`
                 self.record(RepairKind::MissingComma, self.st.pos)?;
-                self.st.state = if top == Container::Object {
-                    State::Key
-                } else {
-                    State::Value
-                };
+                self.st.state = State::item(top == Container::Object);
                 Ok(())
             }
             _ => self.skip_unexpected(),

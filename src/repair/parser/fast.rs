@@ -208,7 +208,7 @@ impl Parser<'_> {
                     b',' => {
                         self.st.pending_comma = Some(pos);
                         self.st.pos = pos + 1;
-                        self.st.state = if in_object { State::Key } else { State::Value };
+                        self.st.state = State::item(in_object);
                     }
                     b'}' if in_object => self.close_with(b)?,
                     b']' if !in_object => self.close_with(b)?,
@@ -303,7 +303,7 @@ impl Parser<'_> {
     #[inline]
     fn missing_comma(&mut self, in_object: bool) -> Step {
         self.record(RepairKind::MissingComma, self.st.pos)?;
-        self.st.state = if in_object { State::Key } else { State::Value };
+        self.st.state = State::item(in_object);
         Ok(())
     }
 

@@ -76,6 +76,19 @@ enum State {
     Done,
 }
 
+impl State {
+    /// Where the next item of a container starts: a key in an object (`in_object`), a value elsewhere.
+    /// The one rule for the general steps and the fast lane.
+    #[inline(always)]
+    fn item(in_object: bool) -> State {
+        if in_object {
+            State::Key
+        } else {
+            State::Value
+        }
+    }
+}
+
 /// Whether a string being read is a key or a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ctx {

@@ -59,11 +59,7 @@ impl Parser<'_> {
             b'['
         });
         self.st.pos += 1;
-        self.st.state = if kind == Container::Object {
-            State::Key
-        } else {
-            State::Value
-        };
+        self.st.state = State::item(kind == Container::Object);
         Ok(())
     }
 
