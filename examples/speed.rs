@@ -1,5 +1,6 @@
 //! Times the core on a file: `cargo run --release --example speed -- FILE [ITERATIONS]`, the repairer,
-//! or with `SPEED_CLEAN=1` the cleaner (a profiling aid;
+//! with `SPEED_CLEAN=1` the cleaner, or with `SPEED_STREAM=N` the streaming parser fed N-byte chunks (a
+//! profiling aid;
 //! the competitive figures come from `npm run bench`).
 
 fn main() {
@@ -12,6 +13,9 @@ fn main() {
         ..Default::default()
     };
     let cleaning = std::env::var("SPEED_CLEAN").is_ok();
+    let chunk: Option<usize> = std::env::var("SPEED_STREAM")
+        .ok()
+        .map(|v| v.parse().expect("a chunk size"));
     let clean_opts = llm_response_sanitizer::CleanOptions {
         remove_assistant_prefix: true,
         ..Default::default()
@@ -19,7 +23,9 @@ fn main() {
     let start = std::time::Instant::now();
     let mut bytes = 0;
     for _ in 0..n {
-        bytes += if cleaning {
+        bytes += if let Some(size) = chunk {
+            stream(&text, size, &opts)
+        } else if cleaning {
             llm_response_sanitizer::clean(&text, &clean_opts).len()
         } else {
             llm_response_sanitizer::repair(&text, &opts).map_or(0, |o| o.json.len())
@@ -32,4 +38,23 @@ fn main() {
         secs * 1e6 / n as f64,
         bytes / n
     );
+}
+
+/// Feeds `text` to the streaming parser in chunks of about `size` bytes (cut at character boundaries);
+/// the length of the final JSON.
+fn stream(text: &str, size: usize, opts: &llm_response_sanitizer::RepairOptions) -> usize {
+    let mut parser = llm_response_sanitizer::PartialJson::new(opts);
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + size.max(1)).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let piece = text.get(at..end).expect("cut at a character boundary");
+        if parser.push(piece).is_err() {
+            return 0;
+        }
+        at = end;
+    }
+    parser.finish().map_or(0, |o| o.json.len())
 }

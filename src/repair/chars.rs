@@ -66,18 +66,17 @@ pub fn quote_at(s: &[u8], i: usize) -> Option<(QuoteStyle, usize)> {
     }
 }
 
-/// Length of a quote at `s[i..]` that can close a string opened with `style`, or 0.
-#[inline]
-pub fn closer_len(style: QuoteStyle, s: &[u8], i: usize) -> usize {
+/// Length of a quote at `s[i..]` that can close a string opened with `style`, or 0 (whether it does
+/// depends on what follows it). A typographic quote closes a straight double-quoted string only when it
+/// is `”` and `curly_closes` (off when the `curly_quotes` repair is forbidden); `“` never does.
+#[inline(always)]
+pub fn closer_len(style: QuoteStyle, curly_closes: bool, s: &[u8], i: usize) -> usize {
     let b = s[i];
     match style {
         QuoteStyle::Double | QuoteStyle::CurlyDouble if b == b'"' => 1,
         QuoteStyle::Single | QuoteStyle::CurlySingle if b == b'\'' => 1,
-        QuoteStyle::Double | QuoteStyle::CurlyDouble
-            if starts_with_at(s, i, RDQUO) || starts_with_at(s, i, LDQUO) =>
-        {
-            3
-        }
+        QuoteStyle::Double if curly_closes && starts_with_at(s, i, RDQUO) => 3,
+        QuoteStyle::CurlyDouble if starts_with_at(s, i, RDQUO) || starts_with_at(s, i, LDQUO) => 3,
         QuoteStyle::Single | QuoteStyle::CurlySingle if starts_with_at(s, i, RSQUO) => 3,
         _ => 0,
     }
@@ -99,16 +98,6 @@ pub fn is_ident_start(b: u8) -> bool {
 #[inline]
 pub fn is_number_start(b: u8) -> bool {
     b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.')
-}
-
-/// Length of an ellipsis placeholder (`...` or `…`) at `s[i..]`, or 0.
-#[inline]
-pub fn ellipsis_len(s: &[u8], i: usize) -> usize {
-    if starts_with_at(s, i, b"...") || starts_with_at(s, i, ELLIPSIS) {
-        3
-    } else {
-        0
-    }
 }
 
 use crate::encoding::{word, HIGHS};
@@ -300,7 +289,10 @@ mod tests {
         let s = "\u{FEFF}“x”…".as_bytes();
         assert_eq!(invisible_len(s, 0), 3);
         assert_eq!(quote_at(s, 3), Some((QuoteStyle::CurlyDouble, 3)));
-        assert_eq!(closer_len(QuoteStyle::CurlyDouble, s, 7), 3);
-        assert_eq!(ellipsis_len(s, 10), 3);
+        assert_eq!(closer_len(QuoteStyle::CurlyDouble, false, s, 7), 3);
+        assert_eq!(closer_len(QuoteStyle::Double, true, s, 7), 3);
+        assert_eq!(closer_len(QuoteStyle::Double, false, s, 7), 0);
+        assert_eq!(closer_len(QuoteStyle::Double, true, s, 3), 0);
+        assert!(starts_with_at(s, 10, ELLIPSIS));
     }
 }

@@ -4,7 +4,7 @@ use super::*;
 
 impl Parser<'_> {
     pub(super) fn after_value(&mut self) -> Step {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         let b = s[self.st.pos];
         let top = self.top().expect("after_value has an open container");
         if top == Container::Call {
@@ -17,7 +17,7 @@ impl Parser<'_> {
         match b {
             b',' if top == Container::Wrapper => {
                 let (r, _) = self.input.peek_past_space(self.st.pos + 1);
-                if matches!(self.input.byte(r)?, Some(b'{' | b'[')) {
+                if matches!(s.at(r)?, Some(b'{' | b'[')) {
                     self.st.pending_comma = Some(self.st.pos);
                     self.st.pos += 1;
                     self.st.state = State::Value;
@@ -39,11 +39,7 @@ impl Parser<'_> {
                 self.pop_and_close();
                 Ok(())
             }
-            _ if quote_at(s, self.st.pos).is_some()
-                || is_word_byte(b)
-                || b == b'{'
-                || b == b'[' =>
-            {
+            _ if s.quote_at(self.st.pos).is_some() || is_word_byte(b) || b == b'{' || b == b'[' => {
                 // repair: `[1 2]`, `{"a": 1 "b": 2}`
                 self.record(RepairKind::MissingComma, self.st.pos)?;
                 self.st.state = State::item(top == Container::Object);
@@ -55,7 +51,7 @@ impl Parser<'_> {
 
     /// After the root value: stray closers, comma-separated values, an object closed too early, or the end.
     pub(super) fn after_root(&mut self) -> Step {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         match s[self.st.pos] {
             b'}' | b']' => {
                 // repair: `{"a":1}}`
@@ -65,7 +61,7 @@ impl Parser<'_> {
             }
             b',' => {
                 let (r, _) = self.input.peek_past_space(self.st.pos + 1);
-                self.input.need(r)?;
+                let next = s.at(r)?;
                 if self.st.root_is_object && self.is_key_ahead(r)? {
                     // repair: `{"a":1}, "b":2}`: the root object was closed too early
                     self.record(RepairKind::EarlyClose, self.st.pos)?;
@@ -82,7 +78,7 @@ impl Parser<'_> {
                     self.st.state = State::Key;
                     return Ok(());
                 }
-                if r < self.input.end && matches!(s[r], b'{' | b'[') {
+                if matches!(next, Some(b'{' | b'[')) {
                     // repair: `{…}, {…}`: an array whose brackets were forgotten
                     self.record(RepairKind::MultipleValues, self.st.pos)?;
                     self.st.out.insert(self.st.root_out, b'[');
@@ -100,13 +96,9 @@ impl Parser<'_> {
             }
             b')' if self.st.jsonp => {
                 let (r, _) = self.input.peek_past_space(self.st.pos + 1);
-                let r = if self.input.byte(r)? == Some(b';') {
-                    r + 1
-                } else {
-                    r
-                };
+                let r = if s.at(r)? == Some(b';') { r + 1 } else { r };
                 let (r, _) = self.input.peek_past_space(r);
-                if !self.input.need(r)? {
+                if !s.has(r)? {
                     self.st.state = State::Done;
                     return Ok(());
                 }
@@ -122,27 +114,23 @@ impl Parser<'_> {
     /// Whether a key (`"k":`, `'k':`, `k:`) starts at `i`.
     #[inline]
     pub(super) fn is_key_ahead(&self, i: usize) -> Result<bool, Stop> {
-        let s = self.input.bytes();
-        if !self.input.need(i)? {
+        let s = self.input.seen();
+        if !s.has(i)? {
             return Ok(false);
         }
-        let after = if let Some((style, q)) = quote_at(s, i) {
+        let after = if let Some((style, q)) = s.quote_at(i) {
             match self.find_closer(style, i + q)? {
                 Some(k) => k,
                 None => return Ok(false),
             }
         } else if is_ident_start(s[i]) {
-            let mut k = i;
-            while k < self.input.end && is_word_byte(s[k]) {
-                k += 1;
-            }
-            k
+            s.scan(i, is_word_byte)?
         } else {
             return Ok(false);
         };
         // Input that ends before the colon could appear still reads as a (truncated) key.
         let (k, _) = self.input.peek_past_space(after);
-        Ok(matches!(self.input.byte(k)?, None | Some(b':')))
+        Ok(matches!(s.at(k)?, None | Some(b':')))
     }
 
     /// Offset just after the next closing quote for `style` from `i` on the same line, skipping escapes;
@@ -152,7 +140,7 @@ impl Parser<'_> {
         style: QuoteStyle,
         mut i: usize,
     ) -> Result<Option<usize>, Stop> {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         if let Some(quote) = match style {
             QuoteStyle::Double => Some(b'"'),
             QuoteStyle::Single => Some(b'\''),
@@ -160,25 +148,26 @@ impl Parser<'_> {
         } {
             // Straight quotes: jump between the only bytes that matter. Only the opener's own kind of
             // quote closes, so a typographic quote inside a straight-quoted key cannot fool the look-ahead.
-            let source = &s[..self.input.end];
-            while let Some(at) = find_byte3(source, i.min(self.input.end), quote, b'\\', b'\n') {
-                i = at;
-                match s[i] {
-                    b'\\' => i += 2,
+            loop {
+                let Some(at) = s.find3(i, quote, b'\\', b'\n')? else {
+                    return Ok(Some(self.input.end()));
+                };
+                match s[at] {
+                    b'\\' => i = at + 2,
                     b'\n' => return Ok(None),
-                    _ => return Ok(Some(i + 1)),
+                    _ => return Ok(Some(at + 1)),
                 }
             }
-            self.input.need(self.input.end)?;
-            return Ok(Some(self.input.end));
         }
-        while i < self.input.end {
-            match s[i] {
-                b'\\' => i += 2,
-                b'\n' => return Ok(None),
-                _ => {
+        loop {
+            match s.at(i)? {
+                None => return Ok(Some(self.input.end())),
+                Some(b'\\') => i += 2,
+                Some(b'\n') => return Ok(None),
+                Some(_) => {
                     // Typographic openers: straight quotes were handled above.
-                    let c = closer_len(style, s, i);
+                    // Typographic styles: `curly_closes` concerns straight double quotes only.
+                    let c = s.closer_len(style, true, i);
                     if c > 0 {
                         return Ok(Some(i + c));
                     }
@@ -186,13 +175,11 @@ impl Parser<'_> {
                 }
             }
         }
-        self.input.need(self.input.end)?;
-        Ok(Some(self.input.end))
     }
 
     /// The end of the source inside a value: close what is open, dropping what has not started.
     pub(super) fn finish_at_end(&mut self) -> Step {
-        let at = self.input.end;
+        let at = self.input.end();
         match self.st.state {
             State::Value => {
                 // A wrapper call whose argument never started began an item in its container.

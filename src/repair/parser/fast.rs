@@ -18,14 +18,14 @@
 //! with the property test below that holds it to the general steps.
 
 use super::numbers::{is_strict_number, is_token_end};
+use super::strings::is_short_escape;
 use super::{
     copy_from, push_bytes, push_control, Container, Ctx, Parser, State, Step, KEYWORDS,
     SPECIAL_DOUBLE, SPECIAL_SINGLE,
 };
 use crate::record::RepairKind;
 use crate::repair::chars::{
-    find_control, is_json_ws, quote_at, skip_plain_string_bytes, starts_with_at, LDQUO, RDQUO,
-    RSQUO,
+    closer_len, find_control, is_json_ws, quote_at, skip_plain_string_bytes, QuoteStyle,
 };
 
 /// The first offset at or after `i` that is not JSON whitespace.
@@ -44,17 +44,6 @@ fn is_key_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-')
 }
 
-/// How a string the fast lane reads is quoted.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Quote {
-    /// `"`
-    Double,
-    /// `'`
-    Single,
-    /// `“` or `”`, closed by either.
-    Curly,
-}
-
 /// String content the fast lane can copy: where its closing quote is, and the first raw control
 /// character in it (the general parser records one repair per string for those and escapes them all).
 struct Content {
@@ -64,19 +53,31 @@ struct Content {
 }
 
 /// Scans string content starting at `i` to its closing quote when every byte before it is content the
-/// general parser copies verbatim: only valid escapes, no quote that might close the string (a straight
-/// quote in a typographic string, a typographic one of the string's own kind), no `"` that would need
-/// escaping in a single-quoted string, and raw control characters only with `controls`. `None` when the
-/// content holds anything else or the input ends first.
+/// general parser copies verbatim: only valid escapes, no quote but content or the string's own closer
+/// (the quote rule is the general steps' [`closer_len`]), no `"` that would need escaping in a
+/// single-quoted string, and raw control characters only with `controls`. `None` when the content holds
+/// anything else or the input ends first.
 #[inline]
 fn scan_content(
     s: &[u8],
     mut i: usize,
     end: usize,
-    quote: Quote,
+    style: QuoteStyle,
+    curly_closes: bool,
     controls: bool,
 ) -> Option<Content> {
-    let single = quote == Quote::Single;
+    // The length of the string's own closing quote, as of its opening one.
+    let own = if style == QuoteStyle::CurlyDouble {
+        3
+    } else {
+        1
+    };
+    let single = style == QuoteStyle::Single;
+    let own_straight = match style {
+        QuoteStyle::Double => b'"',
+        QuoteStyle::Single => b'\'',
+        _ => 0,
+    };
     let table = if single {
         &SPECIAL_SINGLE
     } else {
@@ -94,50 +95,41 @@ fn scan_content(
         let b = s[i];
         if b == b'\\' {
             match s.get(i + 1) {
-                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') if i + 1 < end => {
-                    i += 2
-                }
+                Some(&e) if is_short_escape(e) && i + 1 < end => i += 2,
                 Some(b'u') if i + 6 <= end && s[i + 2..i + 6].iter().all(u8::is_ascii_hexdigit) => {
                     i += 6
                 }
                 _ => return None,
             }
-        } else if b == 0xE2 {
-            if i + 3 > end {
+        } else if b < 0x20 {
+            if !controls {
                 return None;
             }
-            let mark = &s[i..i + 3];
-            match quote {
-                Quote::Curly if mark == RDQUO || mark == LDQUO => {
-                    return Some(Content {
-                        close: i,
-                        close_len: 3,
-                        control,
-                    })
-                }
-                // The closing typographic quote of the string's own kind may end it: not here.
-                Quote::Double if mark == RDQUO => return None,
-                Quote::Single if mark == RSQUO => return None,
-                _ => i += 1,
-            }
-        } else if b >= 0x20 {
-            // A straight quote: the closer of a straight-quoted string of its kind, otherwise a quote
-            // whose role only the general steps decide.
-            let closes = match quote {
-                Quote::Double => b == b'"',
-                Quote::Single => b == b'\'',
-                Quote::Curly => false,
-            };
-            return closes.then_some(Content {
+            control = control.or(Some(i));
+            i += 1;
+        } else if b == own_straight {
+            // The common case first: the straight quote that closes a straight-quoted string.
+            return Some(Content {
                 close: i,
                 close_len: 1,
                 control,
             });
-        } else if controls {
-            control = control.or(Some(i));
-            i += 1;
         } else {
-            return None;
+            match closer_len(style, curly_closes, s, i) {
+                // A `"` in a single-quoted string is written escaped: the general steps do that.
+                0 if b == b'"' => return None,
+                0 => i += 1,
+                // The string's own closing quote; whether it ends the string, what follows decides.
+                n if n == own => {
+                    return Some(Content {
+                        close: i,
+                        close_len: n,
+                        control,
+                    })
+                }
+                // A quote of another kind that may close it: its role only the general steps decide.
+                _ => return None,
+            }
         }
     }
 }
@@ -146,15 +138,20 @@ fn scan_content(
 /// for a quoted key with plain content (`quote` is its quote byte) or an unquoted ASCII identifier
 /// (`quote` 0), followed by spaces and a colon on the same line.
 #[inline]
-fn plain_key(s: &[u8], i: usize, end: usize) -> Option<(u8, usize, usize, usize)> {
+fn plain_key(
+    s: &[u8],
+    i: usize,
+    end: usize,
+    curly_closes: bool,
+) -> Option<(u8, usize, usize, usize)> {
     let b = *s.get(i)?;
     let (quote, start, stop, after) = if b == b'"' || b == b'\'' {
         let style = if b == b'"' {
-            Quote::Double
+            QuoteStyle::Double
         } else {
-            Quote::Single
+            QuoteStyle::Single
         };
-        let close = scan_content(s, i + 1, end, style, false)?.close;
+        let close = scan_content(s, i + 1, end, style, curly_closes, false)?.close;
         (b, i + 1, close, close + 1)
     } else if b.is_ascii_alphabetic() || matches!(b, b'_' | b'$') {
         let mut k = i + 1;
@@ -182,7 +179,8 @@ impl Parser<'_> {
             return Ok(());
         };
         loop {
-            let end = self.input.end;
+            // Again at each token: a closing fence ends the source.
+            let end = self.input.end();
             let in_object = match self.st.stack.last() {
                 Some(f) if f.kind == Container::Object => true,
                 Some(f) if f.kind == Container::Array => false,
@@ -221,22 +219,19 @@ impl Parser<'_> {
                 },
                 State::Key => match b {
                     b'}' | b']' => self.close_with(b)?,
-                    _ => match plain_key(s, pos, end) {
+                    _ => match plain_key(s, pos, end, self.st.curly_closes) {
                         Some(key) => self.fast_key(key)?,
                         None => return Ok(()),
                     },
                 },
                 State::Value => match b {
                     b'"' | b'\'' | 0xE2 => {
-                        let quote = match b {
-                            b'"' => Quote::Double,
-                            b'\'' => Quote::Single,
-                            _ if starts_with_at(s, pos, LDQUO) || starts_with_at(s, pos, RDQUO) => {
-                                Quote::Curly
-                            }
-                            _ => return Ok(()),
+                        // Strings in `‘…’` are left to the general steps.
+                        let quote = match quote_at(s, pos) {
+                            Some((QuoteStyle::CurlySingle, _)) | None => return Ok(()),
+                            Some((style, _)) => style,
                         };
-                        if !self.fast_string(quote, in_object)? {
+                        if !self.fast_string(s, quote, in_object)? {
                             return Ok(());
                         }
                     }
@@ -292,7 +287,7 @@ impl Parser<'_> {
     fn write_quoted(&mut self, content: std::ops::Range<usize>, colon: bool) {
         let out = &mut self.st.out;
         out.push(b'"');
-        copy_from(out, self.input.bytes(), content);
+        self.input.seen().copy(out, content.start, content.end);
         out.push(b'"');
         if colon {
             out.push(b':');
@@ -328,19 +323,34 @@ impl Parser<'_> {
     /// a closing bracket, a comma and what the container expects next, or spaces and another quote.
     /// Reads the key that follows a comma in an object too. `Ok(false)` when it took nothing.
     #[inline]
-    fn fast_string(&mut self, quote: Quote, in_object: bool) -> Result<bool, super::Stop> {
-        let s = self.input.bytes();
-        let end = self.input.end;
+    fn fast_string(
+        &mut self,
+        s: &[u8],
+        quote: QuoteStyle,
+        in_object: bool,
+    ) -> Result<bool, super::Stop> {
+        let end = self.input.end();
         let open = self.st.pos;
-        let open_len = if quote == Quote::Curly { 3 } else { 1 };
+        let open_len = if quote == QuoteStyle::CurlyDouble {
+            3
+        } else {
+            1
+        };
         // Raw control characters are escaped, except in a fenced source, where a line break inside a
         // string may be where the closing fence cuts it.
-        let controls = self.input.fence.is_none();
+        let controls = !self.input.fenced_source();
         let Some(Content {
             close,
             close_len,
             control,
-        }) = scan_content(s, open + open_len, end, quote, controls)
+        }) = scan_content(
+            s,
+            open + open_len,
+            end,
+            quote,
+            self.st.curly_closes,
+            controls,
+        )
         else {
             return Ok(false);
         };
@@ -363,10 +373,11 @@ impl Parser<'_> {
                         // Comments before the next member: the general rule looks past them for a
                         // key or the closing brace (`plain_key` finds a subset of its keys).
                         let (k, _) = self.peek_past_space_and_comments(r, true)?;
-                        s.get(k) == Some(&b'}') && k < end || plain_key(s, k, end).is_some()
+                        s.get(k) == Some(&b'}') && k < end
+                            || plain_key(s, k, end, self.st.curly_closes).is_some()
                     }
                     Some(_) if in_object => {
-                        key = plain_key(s, r, end).map(|k| (r, k));
+                        key = plain_key(s, r, end, self.st.curly_closes).map(|k| (r, k));
                         key.is_some()
                     }
                     Some(b'{' | b'[' | b']' | b'0'..=b'9') => true,
@@ -386,9 +397,9 @@ impl Parser<'_> {
         }
         self.begin_value();
         match quote {
-            Quote::Double => {}
-            Quote::Single => self.record(RepairKind::SingleQuotes, open)?,
-            Quote::Curly => self.record(RepairKind::CurlyQuotes, open)?,
+            QuoteStyle::Double => {}
+            QuoteStyle::Single => self.record(RepairKind::SingleQuotes, open)?,
+            _ => self.record(RepairKind::CurlyQuotes, open)?,
         }
         let content = open + open_len..close;
         match control {

@@ -249,7 +249,7 @@ impl<'a> Parser<'a> {
     /// reads in UTF-8 (as a character beyond ASCII); what differs is the length of a character, which
     /// the parser takes into account where it counts.
     pub fn read_latin1(&mut self) {
-        self.input.latin1 = true;
+        self.input.read_latin1();
     }
 
     /// Tells the parser that the locator removed a JSONP callback before the value.
@@ -282,7 +282,7 @@ impl<'a> Parser<'a> {
     pub fn advance(&mut self) -> Step {
         loop {
             if self.st.fast
-                && !self.input.more
+                && !self.input.more()
                 && matches!(self.st.state, State::Value | State::Key | State::AfterValue)
             {
                 self.fast_lane()?;
@@ -303,10 +303,7 @@ impl<'a> Parser<'a> {
             if self.st.state == State::Done {
                 return Ok(());
             }
-            if self.st.pos >= self.input.end {
-                if self.input.more {
-                    return Err(Stop::SUSPEND);
-                }
+            if !self.input.seen().has(self.st.pos)? {
                 return self.finish_at_end();
             }
             match self.st.state {
@@ -337,7 +334,7 @@ impl<'a> Parser<'a> {
 
     /// The end of the input it was last given.
     pub fn given(&self) -> usize {
-        self.input.end
+        self.input.end()
     }
 
     /// The output written so far.

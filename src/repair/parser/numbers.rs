@@ -165,62 +165,57 @@ impl Parser<'_> {
     /// Whether the byte at `k` ends a number-like token.
     #[inline]
     pub(super) fn ends_token(&self, k: usize) -> Result<bool, Stop> {
-        let s = self.input.bytes();
-        if !self.input.need(k)? {
+        let s = self.input.seen();
+        let Some(b) = s.at(k)? else {
             return Ok(true);
-        }
-        // Comments, typographic quotes and fences are recognised by up to three bytes.
-        if matches!(s[k], b'/' | b'`' | b'~') {
-            self.input.need_through(k + 2)?;
-        }
-        Ok(is_token_end(s[k])
-            || matches!(s[k], b')' | b'[' | b'{' | b'"' | b'\'')
-            || (s[k] == b'/' && matches!(s.get(k + 1), Some(b'/' | b'*')))
-            || quote_at(s, k).is_some()
-            || invisible_len(s, k) > 0
-            || starts_with_at(s, k, NBSP)
-            || self.input.is_fence_at(k))
+        };
+        // Comments and fences are recognised by two and three characters.
+        Ok(is_token_end(b)
+            || matches!(b, b')' | b'[' | b'{' | b'"' | b'\'')
+            || (b == b'/' && matches!(s.at(k + 1)?, Some(b'/' | b'*')))
+            || s.quote_at(k).is_some()
+            || s.invisible_len(k) > 0
+            || s.char_is(k, NBSP)
+            || (matches!(b, b'`' | b'~') && s.fence_at(k)?))
     }
 
     /// The end of the word-like token at `start`; in a stream, a token that runs into the end waits.
     #[inline]
     pub(super) fn word_end(&self, start: usize) -> Result<usize, Stop> {
-        let s = self.input.bytes();
+        let s = self.input.seen();
+        // Only `.` (an ellipsis) and bytes beyond ASCII (typographic quotes, `…`) need a closer look.
+        let plain = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-' | b'+');
         let mut k = start;
-        while k < self.input.end {
-            let b = s[k];
-            // Only `.` (an ellipsis) and 0xE2 (typographic quotes, `…`) need a closer look.
-            let plain = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-' | b'+');
-            if !plain {
-                if b == b'.' {
-                    self.input.need_through(k + 2)?;
+        loop {
+            k = s.run(k, plain);
+            match s.at(k)? {
+                Some(b)
+                    if is_word_byte(b) && s.quote_at(k).is_none() && s.ellipsis_len(k)? == 0 =>
+                {
+                    k += 1
                 }
-                if !(is_word_byte(b) && quote_at(s, k).is_none() && ellipsis_len(s, k) == 0) {
-                    break;
-                }
+                _ => return Ok(k),
             }
-            k += 1;
         }
-        self.input.need(k)?;
-        Ok(k)
     }
 
     pub(super) fn number(&mut self) -> Step {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         let start = self.st.pos;
         let k = self.word_end(start)?;
         if !self.ends_token(k)? {
             // `12:30`, `1/2`: prose, not a number
             return self.bare_string(start);
         }
-        if s.get(k) == Some(&b',')
+        let next = s.at(k)?;
+        if next == Some(b',')
             && self.top() == Some(Container::Object)
             && self.grouped_number(start, k)?
         {
             return Ok(());
         }
-        let tok = &s[start..k];
-        let at_eof = k >= self.input.end;
+        let tok = s.span(start, k);
+        let at_eof = next.is_none();
         if matches!(tok, b"-Infinity" | b"+Infinity" | b"-NaN") {
             self.begin_value();
             self.record(RepairKind::NonJsonLiteral, start)?;
@@ -232,7 +227,7 @@ impl Parser<'_> {
         match classify_number(tok, at_eof) {
             NumberShape::Valid => {
                 self.begin_value();
-                copy_from(&mut self.st.out, s, start..k);
+                s.copy(&mut self.st.out, start, k);
             }
             NumberShape::Fixed(text, kind) => {
                 self.begin_value();
@@ -243,7 +238,7 @@ impl Parser<'_> {
                 self.begin_value();
                 self.record(RepairKind::NumberAsString, start)?;
                 self.st.out.push(b'"');
-                copy_from(&mut self.st.out, s, start..k);
+                s.copy(&mut self.st.out, start, k);
                 self.st.out.push(b'"');
             }
             NumberShape::NotStarted => {
@@ -269,29 +264,20 @@ impl Parser<'_> {
     /// with a digit straight after its comma, except a numeric key (`1,2: "b"`), which stays one. A group
     /// of fewer than three digits cut off by the end of the input is left out (`1,00` reads as `1`).
     pub(super) fn digits_past_comma(&self, k: usize) -> Result<Option<usize>, Stop> {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         let (mut e, mut comma) = (k, k);
-        while self.input.byte(e)? == Some(b',')
-            && self.input.byte(e + 1)?.is_some_and(|b| b.is_ascii_digit())
-        {
+        while s.at(e)? == Some(b',') && s.at(e + 1)?.is_some_and(|b| b.is_ascii_digit()) {
             comma = e;
-            e += 1;
-            while self
-                .input
-                .byte(e)?
-                .is_some_and(|b| b.is_ascii_digit() || b == b'.')
-            {
-                e += 1;
-            }
+            e = s.scan(e + 1, |b| b.is_ascii_digit() || b == b'.')?;
         }
-        if e >= self.input.end && e - comma < 4 && !s[comma..e].contains(&b'.') {
+        if !s.has(e)? && e - comma < 4 && !s.span(comma, e).contains(&b'.') {
             e = comma;
         }
         if e == k || !self.ends_token(e)? {
             return Ok(None);
         }
         let (q, _) = self.input.peek_past_space(e);
-        Ok((self.input.byte(q)? != Some(b':')).then_some(e))
+        Ok((s.at(q)? != Some(b':')).then_some(e))
     }
 
     /// A member's number written with commas (its first group `s[start..k]` ends at a comma), if it is
@@ -303,12 +289,12 @@ impl Parser<'_> {
         let Some(e) = self.digits_past_comma(k)? else {
             return Ok(false);
         };
-        let s = self.input.bytes();
+        let s = self.input.seen();
         let digits = start + usize::from(s[start] == b'-');
         let mut thousands = s[digits] != b'0';
         // Digits since the last comma or dot, commas so far, and whether a fraction has begun.
         let (mut run, mut commas, mut frac) = (0, 0, false);
-        for &b in &s[digits..e] {
+        for &b in s.span(digits, e) {
             match b {
                 b',' => {
                     thousands &= !frac
@@ -335,12 +321,12 @@ impl Parser<'_> {
             self.record(RepairKind::NumberFormat, start)?;
             self.st
                 .out
-                .extend(s[start..e].iter().filter(|&&b| b != b','));
+                .extend(s.span(start, e).iter().filter(|&&b| b != b','));
         } else {
             // repair: `"price": 12,50` (a decimal comma, or digits that are no JSON number)
             self.record(RepairKind::NumberAsString, start)?;
             self.st.out.push(b'"');
-            copy_from(&mut self.st.out, s, start..e);
+            s.copy(&mut self.st.out, start, e);
             self.st.out.push(b'"');
         }
         self.st.pos = e;
@@ -350,11 +336,12 @@ impl Parser<'_> {
 
     /// A word in value position: keyword, truncated keyword, wrapper call, or unquoted string.
     pub(super) fn word(&mut self) -> Step {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         let start = self.st.pos;
         let k = self.word_end(start)?;
-        let tok = &s[start..k];
-        if k > start && is_ident_start(s[start]) && s.get(k) == Some(&b'(') && k < self.input.end {
+        let tok = s.span(start, k);
+        let next = s.at(k)?;
+        if k > start && is_ident_start(s[start]) && next == Some(b'(') {
             // repair: `ObjectId("…")`, `NumberLong(2)`: the value is the argument
             self.record(RepairKind::FunctionCall, start)?;
             let tentative = self.st.tentative;
@@ -383,7 +370,7 @@ impl Parser<'_> {
                 self.value_done();
                 return Ok(());
             }
-            if k >= self.input.end && !tok.is_empty() {
+            if next.is_none() && !tok.is_empty() {
                 if let Some((_, json, _)) = KEYWORDS.iter().find(|(kw, _, _)| kw.starts_with(tok)) {
                     // repair: `tr`, `fal`, `nu` cut off by the end: every keyword with this prefix
                     // means the same JSON value, so completing it is unambiguous
@@ -401,32 +388,26 @@ impl Parser<'_> {
 
     /// repair: bare words (`active`, `team-b`, `in progress`) become a string, up to the next delimiter.
     pub(super) fn bare_string(&mut self, start: usize) -> Step {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         let in_call = self.top() == Some(Container::Call);
         let mut k = start;
-        while k < self.input.end {
-            let b = s[k];
-            if matches!(b, b'`' | b'~') {
-                self.input.need_through(k + 2)?;
-            }
+        while let Some(b) = s.at(k)? {
             if matches!(b, b',' | b'}' | b']' | b'\n' | b'\r' | b'"')
                 || (b == b')' && in_call)
-                || self.input.is_fence_at(k)
+                || (matches!(b, b'`' | b'~') && s.fence_at(k)?)
             {
                 break;
             }
+            // A comment after a space ends the word: ` #`, ` //`, ` /*`.
             if matches!(b, b' ' | b'\t') {
-                self.input.need_through(k + 2)?;
-                if matches!(s.get(k + 1), Some(b'/' | b'#')) {
-                    let c = s.get(k + 2);
-                    if s[k + 1] == b'#' || matches!(c, Some(b'/' | b'*')) {
-                        break;
-                    }
+                match s.at(k + 1)? {
+                    Some(b'#') => break,
+                    Some(b'/') if matches!(s.at(k + 2)?, Some(b'/' | b'*')) => break,
+                    _ => {}
                 }
             }
             k += 1;
         }
-        self.input.need(k)?;
         if k == start {
             return self.skip_unexpected();
         }
@@ -437,7 +418,7 @@ impl Parser<'_> {
         self.begin_value();
         self.record(RepairKind::UnquotedString, start)?;
         self.st.out.push(b'"');
-        escape_into(&mut self.st.out, &s[start..e]);
+        escape_into(&mut self.st.out, s.span(start, e));
         self.st.out.push(b'"');
         self.st.pos = k;
         self.value_done();

@@ -21,6 +21,12 @@ const fn special_table(single: bool) -> [bool; 256] {
 pub(super) static SPECIAL_DOUBLE: [bool; 256] = special_table(false);
 pub(super) static SPECIAL_SINGLE: [bool; 256] = special_table(true);
 
+/// Whether `b` after a backslash makes a two-character JSON escape (`\\n`, `\\"`, …).
+#[inline(always)]
+pub(super) fn is_short_escape(b: u8) -> bool {
+    matches!(b, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
+}
+
 impl Parser<'_> {
     /// Opens a string at `pos`. With `continued`, the previous string's closing quote was removed and
     /// this one's content is appended to it.
@@ -73,7 +79,7 @@ impl Parser<'_> {
 
     /// The loop of [`Self::string_body`]; returns whether the input ended inside the string.
     pub(super) fn string_content(&mut self) -> Result<bool, Stop> {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         let single = matches!(
             self.st.str.style,
             QuoteStyle::Single | QuoteStyle::CurlySingle
@@ -85,37 +91,32 @@ impl Parser<'_> {
         };
         loop {
             let run = self.st.pos;
-            self.st.pos = skip_plain_string_bytes(s, self.st.pos, self.input.end, single);
-            while self.st.pos < self.input.end && !table[s[self.st.pos] as usize] {
-                self.st.pos += 1;
-            }
-            copy_from(&mut self.st.out, s, run..self.st.pos);
-            if self.st.pos >= self.input.end {
-                if self.input.more {
-                    return Err(Stop::SUSPEND);
-                }
+            self.st.pos = s.skip_plain_string(self.st.pos, single);
+            self.st.pos = s.run(self.st.pos, |b| !table[b as usize]);
+            // What has arrived is content, whether the string ends here or the stream goes on.
+            s.copy(&mut self.st.out, run, self.st.pos);
+            let Some(b) = s.at(self.st.pos)? else {
+                let mut end = self.st.pos;
                 if let Some((out_len, at)) = self.st.str.fence_cut {
                     self.cut_output(out_len);
-                    self.input.end = at;
-                    self.st.pos = at;
+                    self.input.cut_at(at);
+                    (end, self.st.pos) = (at, at);
                 }
                 // repair: the input ends inside the string
                 if self.st.str.ctx == Ctx::Value {
-                    self.record(RepairKind::TruncatedString, self.input.end)?;
+                    self.record(RepairKind::TruncatedString, end)?;
                 }
                 self.st.out.push(b'"');
                 return Ok(true);
-            }
-            let b = s[self.st.pos];
+            };
             if b == b'\\' {
                 self.escape()?;
                 continue;
             }
             if b < 0x20 {
-                if b == b'\n' && self.st.str.fence_cut.is_none() && self.input.fence.is_some() {
+                if b == b'\n' && self.st.str.fence_cut.is_none() && self.input.fenced_source() {
                     let (k, _) = self.input.peek_past_space(self.st.pos + 1);
-                    self.input.need_through(k + 2)?;
-                    if self.input.is_fence_at(k) {
+                    if s.fence_at(k)? {
                         self.st.str.fence_cut = Some((self.st.out.len(), k));
                     }
                 }
@@ -128,14 +129,7 @@ impl Parser<'_> {
                 self.st.pos += 1;
                 continue;
             }
-            let close = match closer_len(self.st.str.style, s, self.st.pos) {
-                3 if self.st.str.style == QuoteStyle::Double
-                    && (!self.st.curly_closes || !starts_with_at(s, self.st.pos, RDQUO)) =>
-                {
-                    0
-                }
-                n => n,
-            };
+            let close = s.closer_len(self.st.str.style, self.st.curly_closes, self.st.pos);
             if close == 0 {
                 // A quote character of another style, or a non-quote 0xE2 sequence: content.
                 if b == b'"' {
@@ -161,7 +155,7 @@ impl Parser<'_> {
             if self.st.str.ctx == Ctx::Value && b == b'"' && self.top() == Some(Container::Object) {
                 let (k, _) = self.input.peek_past_space(self.st.pos + 1);
                 if let Some(cq) = self.st.str.comma_quote {
-                    if cq.seen + 1 == seen && self.input.byte(k)? == Some(b':') {
+                    if cq.seen + 1 == seen && s.at(k)? == Some(b':') {
                         // repair: `"a": "x, "b": 1` — the string should have ended before the comma.
                         // What was recorded past the comma (the quote taken as content) is taken back.
                         self.st.repairs.truncate(cq.repairs);
@@ -188,7 +182,7 @@ impl Parser<'_> {
                 }
                 self.st.out.extend_from_slice(b"\\\"");
             } else {
-                copy_from(&mut self.st.out, s, self.st.pos..self.st.pos + close);
+                s.copy(&mut self.st.out, self.st.pos, self.st.pos + close);
             }
             self.st.pos += close;
         }
@@ -196,25 +190,26 @@ impl Parser<'_> {
 
     /// The offset of a `,` that precedes `i` with only spaces between, if any.
     pub(super) fn comma_before(&self, i: usize) -> Option<usize> {
+        let s = self.input.seen();
         let mut k = i;
-        while k > 0 && self.input.bytes()[k - 1] == b' ' {
+        while k > 0 && s[k - 1] == b' ' {
             k -= 1;
         }
-        (k > 0 && self.input.bytes()[k - 1] == b',').then(|| k - 1)
+        (k > 0 && s[k - 1] == b',').then(|| k - 1)
     }
 
     /// An escape sequence at `pos` inside a string.
     pub(super) fn escape(&mut self) -> Step {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         let at = self.st.pos;
-        if !self.input.need(at + 1)? {
+        let Some(code) = s.at(at + 1)? else {
             // repair: a dangling backslash at the end of the input is dropped
-            self.st.pos = self.input.end;
+            self.st.pos = at + 1;
             return Ok(());
-        }
-        match s[at + 1] {
-            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
-                self.st.out.extend_from_slice(&s[at..at + 2]);
+        };
+        match code {
+            _ if is_short_escape(code) => {
+                self.st.out.extend_from_slice(s.span(at, at + 2));
                 self.st.pos += 2;
             }
             b'\'' => {
@@ -224,17 +219,17 @@ impl Parser<'_> {
                 self.st.pos += 2;
             }
             b'u' => {
-                let hex_end = (at + 6).min(self.input.end);
-                let hex = &s[at + 2..hex_end];
-                let all_hex = hex.iter().all(u8::is_ascii_hexdigit);
-                if all_hex && hex.len() == 4 {
-                    self.st.out.extend_from_slice(&s[at..at + 6]);
+                // The hex digits that follow, up to four; a stream may still bring the rest.
+                let mut hex_end = at + 2;
+                while hex_end < at + 6 && s.at(hex_end)?.is_some_and(|b| b.is_ascii_hexdigit()) {
+                    hex_end += 1;
+                }
+                if hex_end == at + 6 {
+                    self.st.out.extend_from_slice(s.span(at, at + 6));
                     self.st.pos += 6;
-                } else if all_hex && hex_end == self.input.end {
-                    // A stream may still bring the rest of the digits.
-                    self.input.need(self.input.end)?;
+                } else if !s.has(hex_end)? {
                     // repair: a partial `\uXX` at the end of the input is dropped
-                    self.st.pos = self.input.end;
+                    self.st.pos = hex_end;
                 } else {
                     // repair: `\u` without four hex digits keeps its backslash
                     self.record(RepairKind::InvalidEscape, at)?;
@@ -255,37 +250,29 @@ impl Parser<'_> {
     /// Whether a closing quote whose end is at `after` really ends the string: what follows must be a
     /// delimiter and then what the context expects next.
     pub(super) fn ends_string(&self, after: usize, ctx: Ctx) -> Result<bool, Stop> {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         // The common cases, decided by the next byte alone.
-        match s.get(after) {
+        match s.at(after)? {
             Some(b':') if ctx == Ctx::Key => return Ok(true),
-            Some(b'}' | b']') => return Ok(true),
-            _ if !self.input.need(after)? => return Ok(true),
+            Some(b'}' | b']') | None => return Ok(true),
             _ => {}
         }
         // After a string, `#` starts a comment as it does in skip_space.
         let (q, newline) = self.peek_past_space_and_comments(after, true)?;
-        if !self.input.need(q)? {
+        let Some(next) = s.at(q)? else {
             return Ok(true);
-        }
-        self.input.need_through(q + 2).or_else(|stop| {
-            if matches!(s[q], b'`' | b'~') {
-                Err(stop)
-            } else {
-                Ok(())
-            }
-        })?;
-        if self.input.is_fence_at(q) {
+        };
+        if matches!(next, b'`' | b'~') && s.fence_at(q)? {
             return Ok(true);
         }
         let spaced = q > after;
-        Ok(match s[q] {
+        Ok(match next {
             b':' => ctx == Ctx::Key,
             b'}' | b']' => true,
             b',' => self.continues_after_comma(q + 1, ctx)?,
             b')' => self.top() == Some(Container::Call),
             b'+' => ctx == Ctx::Value && self.is_concatenation(q)?,
-            _ if quote_at(s, q).is_some() => spaced,
+            _ if s.quote_at(q).is_some() => spaced,
             b => match ctx {
                 Ctx::Key => {
                     spaced
@@ -304,28 +291,24 @@ impl Parser<'_> {
 
     /// After a comma that may end a string: does what follows continue the container?
     pub(super) fn continues_after_comma(&self, i: usize, ctx: Ctx) -> Result<bool, Stop> {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         // After a comma in an object a key comes, and `#` starts a comment; in an array a value comes,
         // and `#` starts an unquoted value (`#fff`).
         let in_object = ctx == Ctx::Key || self.top() == Some(Container::Object);
         let (r, _) = self.peek_past_space_and_comments(i, in_object)?;
-        if !self.input.need(r)? {
+        let Some(b) = s.at(r)? else {
             return Ok(true);
-        }
-        let b = s[r];
+        };
         if self.is_ellipsis_item_ahead(r)? {
             return Ok(true);
         }
         if in_object {
             return Ok(b == b'}' || self.is_key_ahead(r)?);
         }
-        if b == b'-' {
-            self.input.need_through(r + 1)?;
-        }
-        Ok(quote_at(s, r).is_some()
+        Ok(s.quote_at(r).is_some()
             || matches!(b, b'{' | b'[' | b']')
             || b.is_ascii_digit()
-            || (b == b'-' && s.get(r + 1).is_some_and(u8::is_ascii_digit))
+            || (b == b'-' && s.at(r + 1)?.is_some_and(|b| b.is_ascii_digit()))
             || self.keyword_at(r)?
             || self.is_bare_item_ahead(r)?)
     }
@@ -334,86 +317,60 @@ impl Parser<'_> {
     /// `{"a": "b", ...}`): a `,`, `]` or `}` or the end of the input follows it.
     #[inline(never)]
     pub(super) fn is_ellipsis_item_ahead(&self, i: usize) -> Result<bool, Stop> {
-        if !(matches!(self.input.bytes()[i], b'.' | 0xE2) && self.ellipsis_at(i)?) {
+        let s = self.input.seen();
+        let len = match s[i] {
+            b'.' | 0xE2 => s.ellipsis_len(i)?,
+            _ => 0,
+        };
+        if len == 0 {
             return Ok(false);
         }
-        let (r, _) = self
-            .input
-            .peek_past_space(i + ellipsis_len(self.input.bytes(), i));
-        Ok(matches!(
-            self.input.byte(r)?,
-            None | Some(b',' | b']' | b'}')
-        ))
+        let (r, _) = self.input.peek_past_space(i + len);
+        Ok(matches!(s.at(r)?, None | Some(b',' | b']' | b'}')))
     }
 
     /// Whether a whole bare word stands at `i` as an array item (`["a", active]`, `["x", #fff]`): it runs
     /// to a `,` or `]`. A word that runs on into more text (`["a "b", c d"]`) is not one.
     pub(super) fn is_bare_item_ahead(&self, i: usize) -> Result<bool, Stop> {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         if !(is_ident_start(s[i]) || s[i] == b'#') {
             return Ok(false);
         }
-        let mut k = i + 1;
-        while self
-            .input
-            .byte(k)?
-            .is_some_and(|b| is_word_byte(b) || b == b'#')
-        {
-            k += 1;
-        }
+        let k = s.scan(i + 1, |b| is_word_byte(b) || b == b'#')?;
         let (r, _) = self.input.peek_past_space(k);
-        Ok(matches!(self.input.byte(r)?, None | Some(b',' | b']')))
+        Ok(matches!(s.at(r)?, None | Some(b',' | b']')))
     }
 
     /// Whether a JSON or Python keyword stands at `i` as a whole word.
     pub(super) fn keyword_at(&self, i: usize) -> Result<bool, Stop> {
-        // The longest keyword, `undefined`, and the byte after it.
-        self.input.need_through(i + 9).or_else(|stop| {
-            // Only a text that could still become a keyword needs to wait.
-            let seen = &self.input.bytes()[i..self.input.end];
-            let could = KEYWORDS.iter().any(|(kw, _, _)| {
-                kw.starts_with(seen) || (seen.starts_with(kw) && seen.len() == kw.len())
-            });
-            if could {
-                Err(stop)
-            } else {
-                Ok(())
+        let s = self.input.seen();
+        for (kw, _, _) in KEYWORDS {
+            // Only a text that could still become this keyword waits for more.
+            if s.is_at(i, kw)? && !s.at(i + kw.len())?.is_some_and(is_word_byte) {
+                return Ok(true);
             }
-        })?;
-        Ok(KEYWORDS.iter().any(|(kw, _, _)| {
-            starts_with_at(self.input.bytes(), i, kw)
-                && !self
-                    .input
-                    .bytes()
-                    .get(i + kw.len())
-                    .is_some_and(|&c| is_word_byte(c))
-        }))
+        }
+        Ok(false)
     }
 
     /// Whether `+` at `i` joins two strings: `"a" + "b"`.
     pub(super) fn is_concatenation(&self, i: usize) -> Result<bool, Stop> {
+        let s = self.input.seen();
         let (r, _) = self.input.peek_past_space(i + 1);
-        Ok(self.input.need(r)? && quote_at(self.input.bytes(), r).is_some())
+        Ok(s.has(r)? && s.quote_at(r).is_some())
     }
 
     /// After a value string: repair string concatenation, `"a" + "b"` becomes `"ab"`; otherwise the
     /// value is complete.
     #[inline]
     pub(super) fn after_string(&mut self) -> Step {
+        let s = self.input.seen();
         // Most strings are followed directly by a delimiter: no concatenation to look for.
-        if !matches!(
-            self.input.bytes().get(self.st.pos),
-            Some(b',' | b'}' | b']' | b':')
-        ) {
+        if !matches!(s.at(self.st.pos), Ok(Some(b',' | b'}' | b']' | b':'))) {
             let (q, _) = self.input.peek_past_space(self.st.pos);
-            if self.input.byte(q)? == Some(b'+') {
+            if s.at(q)? == Some(b'+') {
                 let (r, _) = self.input.peek_past_space(q + 1);
-                if let Some(quote) = self
-                    .input
-                    .need(r)?
-                    .then(|| quote_at(self.input.bytes(), r))
-                    .flatten()
-                {
+                if let Some(quote) = s.has(r)?.then(|| s.quote_at(r)).flatten() {
                     self.record(RepairKind::StringConcatenation, q)?;
                     self.st.pos = r;
                     self.st.out.pop();

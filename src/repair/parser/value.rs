@@ -4,7 +4,7 @@ use super::*;
 
 impl Parser<'_> {
     pub(super) fn value(&mut self) -> Step {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         let b = s[self.st.pos];
         match b {
             b'{' | b'[' => self.open(if b == b'{' {
@@ -20,7 +20,7 @@ impl Parser<'_> {
             }
             b':' => self.skip_unexpected(),
             _ => {
-                if let Some(quote) = quote_at(s, self.st.pos) {
+                if let Some(quote) = s.quote_at(self.st.pos) {
                     self.begin_value();
                     self.open_string(quote, Ctx::Value, false)?;
                     // Straight on through the string: the states only matter when a stream stops.
@@ -40,10 +40,7 @@ impl Parser<'_> {
 
     /// Whether an ellipsis placeholder starts at `i` (in a stream, `.` and `..` at the end may grow into one).
     pub(super) fn ellipsis_at(&self, i: usize) -> Result<bool, Stop> {
-        if self.input.bytes()[i] == b'.' {
-            self.input.need_through(i + 2)?;
-        }
-        Ok(ellipsis_len(self.input.bytes(), i) > 0)
+        Ok(self.input.seen().ellipsis_len(i)? > 0)
     }
 
     #[inline(always)]
@@ -96,7 +93,7 @@ impl Parser<'_> {
     /// An ellipsis placeholder in value or key position.
     pub(super) fn ellipsis(&mut self) -> Step {
         let at = self.st.pos;
-        self.st.pos += ellipsis_len(self.input.bytes(), self.st.pos);
+        self.st.pos += self.input.seen().ellipsis_len(self.st.pos)?;
         if self.st.state == State::Value && self.top() == Some(Container::Object) {
             // repair: `"key": ...` (the member is a placeholder)
             return self.drop_item(RepairKind::Ellipsis, at);
@@ -115,7 +112,7 @@ impl Parser<'_> {
     }
 
     pub(super) fn key(&mut self) -> Step {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         let b = s[self.st.pos];
         match b {
             b'}' | b']' => self.close_with(b),
@@ -127,7 +124,7 @@ impl Parser<'_> {
             }
             b'{' | b'[' | b':' => self.skip_unexpected(),
             _ => {
-                if let Some(quote) = quote_at(s, self.st.pos) {
+                if let Some(quote) = s.quote_at(self.st.pos) {
                     self.begin_item();
                     self.open_string(quote, Ctx::Key, false)?;
                     self.string_body()
@@ -142,20 +139,20 @@ impl Parser<'_> {
 
     /// repair: unquoted key, quoted verbatim up to the colon.
     pub(super) fn unquoted_key(&mut self) -> Step {
-        let s = self.input.bytes();
+        let s = self.input.seen();
         let start = self.st.pos;
         let mut k = start;
-        while k < self.input.end
-            && !matches!(
-                s[k],
-                b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\n' | b'\r'
-            )
-            && !self.input.is_fence_at(k)
-        {
-            k += 1;
-        }
         // In a stream the key may go on, and a fence needs all three of its characters.
-        self.input.need_through(k + 2)?;
+        let ended = loop {
+            match s.at(k)? {
+                None => break true,
+                Some(b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\n' | b'\r') => {
+                    break false
+                }
+                Some(_) if s.fence_at(k)? => break false,
+                Some(_) => k += 1,
+            }
+        };
         let mut e = k;
         while e > start && matches!(s[e - 1], b' ' | b'\t') {
             e -= 1;
@@ -166,10 +163,10 @@ impl Parser<'_> {
         self.begin_item();
         self.record(RepairKind::UnquotedKey, start)?;
         self.st.out.push(b'"');
-        escape_into(&mut self.st.out, &s[start..e]);
+        escape_into(&mut self.st.out, s.span(start, e));
         self.st.out.push(b'"');
         self.st.pos = k;
-        if k >= self.input.end {
+        if ended {
             // repair: the input ends inside an unquoted key
             return self.drop_item(RepairKind::TruncatedMember, start);
         }
@@ -178,7 +175,7 @@ impl Parser<'_> {
     }
 
     pub(super) fn after_key(&mut self) -> Step {
-        match self.input.bytes()[self.st.pos] {
+        match self.input.seen()[self.st.pos] {
             b':' => {
                 self.st.out.push(b':');
                 self.st.pos += 1;
