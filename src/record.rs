@@ -46,7 +46,7 @@ repair_kinds! {
     SurroundingText => "surrounding_text", Extraction, "removed text around the JSON value";
     Jsonp => "jsonp", Extraction, "removed a JSONP callback wrapper";
     InvisibleCharacter => "invisible_character", Extraction, "removed an invisible character (BOM, zero-width) outside strings";
-    NonstandardWhitespace => "nonstandard_whitespace", Extraction, "treated a non-breaking space as whitespace";
+    NonstandardWhitespace => "nonstandard_whitespace", Extraction, "treated a non-breaking or other Unicode space as whitespace";
     EscapedJson => "escaped_json", Extraction, "unescaped JSON that was escaped without outer quotes";
     // Punctuation and structure.
     TrailingComma => "trailing_comma", Syntax, "removed a trailing comma";
@@ -54,6 +54,7 @@ repair_kinds! {
     MissingComma => "missing_comma", Syntax, "inserted a missing comma";
     MissingColon => "missing_colon", Syntax, "inserted a missing colon";
     MismatchedBracket => "mismatched_bracket", Syntax, "a closing bracket of the wrong kind closed the open container";
+    MissingBracket => "missing_bracket", Syntax, "closed an object whose closing brace was missing before the next item of its array";
     SuperfluousBracket => "superfluous_bracket", Syntax, "skipped a closing bracket that closes nothing";
     UnexpectedCharacter => "unexpected_character", Syntax, "skipped a character that cannot appear here";
     MissingValue => "missing_value", Syntax, "dropped a member or element that has no value";

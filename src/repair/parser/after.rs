@@ -35,6 +35,8 @@ impl Parser<'_> {
             b'}' | b']' => self.close_with(b),
             b':' | b')' => self.skip_unexpected(),
             b'.' | 0xE2 if self.ellipsis_at(self.st.pos)? => self.ellipsis(),
+            // repair: `[{"i": 1 {"i": 2}]`: the object's `}` and the comma after it are missing
+            b'{' | b'[' if top == Container::Object && self.in_list() => self.close_missing_brace(),
             _ if top == Container::Wrapper => {
                 self.pop_and_close();
                 Ok(())

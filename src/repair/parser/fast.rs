@@ -210,6 +210,8 @@ impl Parser<'_> {
                     }
                     b'}' if in_object => self.close_with(b)?,
                     b']' if !in_object => self.close_with(b)?,
+                    // A missing `}` before an array's next item: the general step decides.
+                    b'{' | b'[' if in_object && self.in_list() => return Ok(()),
                     // repair: `[1 2]`, `{"a": 1 "b": 2}`
                     b'"' | b'\'' | b'{' | b'[' | b'_' | b'$' | b'-' | b'+' => {
                         self.missing_comma(in_object)?

@@ -122,6 +122,7 @@ impl Parser<'_> {
                 self.st.pos += 1;
                 Ok(())
             }
+            b'{' | b'[' if self.in_list() => self.close_missing_brace(),
             b'{' | b'[' | b':' => self.skip_unexpected(),
             _ => {
                 if let Some(quote) = s.quote_at(self.st.pos) {
@@ -135,6 +136,30 @@ impl Parser<'_> {
                 }
             }
         }
+    }
+
+    /// Whether the innermost container is an item of an array (or of comma-separated top-level values).
+    pub(super) fn in_list(&self) -> bool {
+        let n = self.st.stack.len();
+        n >= 2
+            && matches!(
+                self.st.stack[n - 2].kind,
+                Container::Array | Container::Wrapper
+            )
+    }
+
+    /// repair: `[{"i": 1, {"i": 2}]`: a bracket where a key is expected in an object that is an array's
+    /// item starts the array's next item, so the object's `}` is missing before it.
+    pub(super) fn close_missing_brace(&mut self) -> Step {
+        let comma = self.st.pending_comma;
+        self.record(RepairKind::MissingBracket, self.st.pos)?;
+        self.pop_and_close();
+        if comma.is_some() {
+            // The comma read after the last member separates the array's items.
+            self.st.pending_comma = comma;
+            self.st.state = State::Value;
+        }
+        Ok(())
     }
 
     /// repair: unquoted key, quoted verbatim up to the colon.
