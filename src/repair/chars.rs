@@ -31,6 +31,17 @@ pub fn invisible_len(s: &[u8], i: usize) -> usize {
     }
 }
 
+/// Length of a Unicode space other than the no-break space at `s[i..]` (U+1680, U+180E, U+2000 to
+/// U+200A, U+202F, U+205F, U+3000), or 0: outside strings they separate tokens as a space does.
+#[inline]
+pub fn unicode_space_len(s: &[u8], i: usize) -> usize {
+    match s.get(i..i + 3) {
+        Some([0xE1, 0x9A, 0x80] | [0xE1, 0xA0, 0x8E] | [0xE2, 0x80, 0x80..=0x8A | 0xAF])
+        | Some([0xE2, 0x81, 0x9F] | [0xE3, 0x80, 0x80]) => 3,
+        _ => 0,
+    }
+}
+
 /// Whether `s[i..]` starts with `pat`.
 #[inline]
 pub fn starts_with_at(s: &[u8], i: usize, pat: &[u8]) -> bool {
@@ -294,5 +305,13 @@ mod tests {
         assert_eq!(closer_len(QuoteStyle::Double, false, s, 7), 0);
         assert_eq!(closer_len(QuoteStyle::Double, true, s, 3), 0);
         assert!(starts_with_at(s, 10, ELLIPSIS));
+        for space in [
+            "\u{1680}", "\u{180E}", "\u{2000}", "\u{200A}", "\u{202F}", "\u{205F}", "\u{3000}",
+        ] {
+            assert_eq!(unicode_space_len(space.as_bytes(), 0), 3, "{space:?}");
+        }
+        for other in ["\u{200B}", "\u{2010}", "\u{2026}", "\u{3001}", "a"] {
+            assert_eq!(unicode_space_len(other.as_bytes(), 0), 0, "{other:?}");
+        }
     }
 }

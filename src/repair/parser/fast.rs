@@ -520,6 +520,14 @@ mod tests {
         "k: ",
         ", \"k\":",
         ",\n  \"k\": ",
+        // Shapes of issue 23: Unicode spaces, records missing a brace, numeric keys, words in a row.
+        "\u{3000}",
+        "\u{2009}",
+        "}, {",
+        ", {\"i\": ",
+        "5: ",
+        "a b",
+        "foo\",",
     ];
 
     fn soup() -> impl Strategy<Value = String> {

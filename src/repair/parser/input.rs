@@ -211,8 +211,13 @@ impl<'a> Input<'a> {
                     i += 1;
                 }
                 Some(0xC2) if i + 1 < end && s[i + 1] == 0xA0 => i += 2,
-                // What skip_space drops as well: invisible characters, vertical tab, form feed.
-                Some(0xE2 | 0xEF) if i + 2 < end && invisible_len(s, i) > 0 => i += 3,
+                // What skip_space drops as well: invisible characters, other Unicode spaces,
+                // vertical tab, form feed.
+                Some(0xE1..=0xE3 | 0xEF)
+                    if i + 2 < end && (invisible_len(s, i) > 0 || unicode_space_len(s, i) > 0) =>
+                {
+                    i += 3
+                }
                 Some(0x0B | 0x0C) if i < end => i += 1,
                 _ => return (i, newline),
             }
@@ -355,6 +360,13 @@ impl<'a> Seen<'a> {
     pub(super) fn invisible_len(self, i: usize) -> usize {
         debug_assert!(i < self.s.len(), "invisible_len past the arrived bytes");
         invisible_len(self.s, i)
+    }
+
+    /// The length of a Unicode space at `i` (which has arrived; see [`unicode_space_len`]), or 0.
+    #[inline(always)]
+    pub(super) fn unicode_space_len(self, i: usize) -> usize {
+        debug_assert!(i < self.s.len(), "unicode_space_len past the arrived bytes");
+        unicode_space_len(self.s, i)
     }
 
     /// Whether the one character `ch` stands at `i`, which has arrived.

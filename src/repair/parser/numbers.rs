@@ -176,6 +176,7 @@ impl Parser<'_> {
             || s.quote_at(k).is_some()
             || s.invisible_len(k) > 0
             || s.char_is(k, NBSP)
+            || s.unicode_space_len(k) > 0
             || (matches!(b, b'`' | b'~') && s.fence_at(k)?))
     }
 
@@ -183,14 +184,19 @@ impl Parser<'_> {
     #[inline]
     pub(super) fn word_end(&self, start: usize) -> Result<usize, Stop> {
         let s = self.input.seen();
-        // Only `.` (an ellipsis) and bytes beyond ASCII (typographic quotes, `…`) need a closer look.
+        // Only `.` (an ellipsis) and bytes beyond ASCII (typographic quotes, `…`, spaces) need a closer
+        // look.
         let plain = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-' | b'+');
         let mut k = start;
         loop {
             k = s.run(k, plain);
             match s.at(k)? {
                 Some(b)
-                    if is_word_byte(b) && s.quote_at(k).is_none() && s.ellipsis_len(k)? == 0 =>
+                    if is_word_byte(b)
+                        && s.quote_at(k).is_none()
+                        && s.ellipsis_len(k)? == 0
+                        && s.unicode_space_len(k) == 0
+                        && !s.char_is(k, NBSP) =>
                 {
                     k += 1
                 }

@@ -37,6 +37,11 @@ impl Parser<'_> {
                     self.record(RepairKind::InvisibleCharacter, self.st.pos)?;
                     self.st.pos += 3;
                 }
+                // repair: `{"a":\u{3000}"foo"}`: a Unicode space between tokens
+                0xE1..=0xE3 if s.unicode_space_len(self.st.pos) > 0 => {
+                    self.record(RepairKind::NonstandardWhitespace, self.st.pos)?;
+                    self.st.pos += 3;
+                }
                 0x0B | 0x0C => {
                     self.record(RepairKind::NonstandardWhitespace, self.st.pos)?;
                     self.st.pos += 1;
