@@ -16,7 +16,7 @@ impl Parser<'_> {
         }
         match b {
             b',' if top == Container::Wrapper => {
-                let (r, _) = self.input.peek_past_space(self.st.pos + 1);
+                let (r, _) = self.peek_past_space_and_comments(self.st.pos + 1, false)?;
                 if matches!(s.at(r)?, Some(b'{' | b'[')) {
                     self.st.pending_comma = Some(self.st.pos);
                     self.st.pos += 1;
@@ -62,7 +62,8 @@ impl Parser<'_> {
                 return Ok(());
             }
             b',' => {
-                let (r, _) = self.input.peek_past_space(self.st.pos + 1);
+                // Comments may stand between the values (`{…},\n/* 2 */\n{…}`).
+                let (r, _) = self.peek_past_space_and_comments(self.st.pos + 1, false)?;
                 let next = s.at(r)?;
                 if self.st.root_is_object && self.is_key_ahead(r)? {
                     // repair: `{"a":1}, "b":2}`: the root object was closed too early
