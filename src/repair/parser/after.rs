@@ -126,7 +126,8 @@ impl Parser<'_> {
                 Some(k) => k,
                 None => return Ok(false),
             }
-        } else if is_ident_start(s[i]) {
+        } else if is_ident_start(s[i]) || s[i].is_ascii_digit() {
+            // An identifier, or a number (`{"a": "x", 5: 1}`): JSON keys are strings either way.
             s.scan(i, is_word_byte)?
         } else {
             return Ok(false);

@@ -329,16 +329,27 @@ impl Parser<'_> {
         Ok(matches!(s.at(r)?, None | Some(b',' | b']' | b'}')))
     }
 
-    /// Whether a whole bare word stands at `i` as an array item (`["a", active]`, `["x", #fff]`): it runs
-    /// to a `,` or `]`. A word that runs on into more text (`["a "b", c d"]`) is not one.
+    /// Whether bare words stand at `i` as an array item (`["a", active]`, `["x", #fff]`, `["a", in
+    /// progress]`): words on one line that run to a `,` or `]`. Words that run on into more text
+    /// (`["a "b", c d"]`) are not one.
     pub(super) fn is_bare_item_ahead(&self, i: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
         if !(is_ident_start(s[i]) || s[i] == b'#') {
             return Ok(false);
         }
-        let k = s.scan(i + 1, |b| is_word_byte(b) || b == b'#')?;
-        let (r, _) = self.input.peek_past_space(k);
-        Ok(matches!(s.at(r)?, None | Some(b',' | b']')))
+        let mut k = i + 1;
+        loop {
+            k = s.scan(k, |b| is_word_byte(b) || b == b'#')?;
+            let (r, newline) = self.input.peek_past_space(k);
+            match s.at(r)? {
+                None | Some(b',' | b']') => return Ok(true),
+                // Words in a row on one line are one item, as `bare_string` reads them.
+                Some(b) if r > k && !newline && is_ident_start(b) && s.quote_at(r).is_none() => {
+                    k = r + 1
+                }
+                _ => return Ok(false),
+            }
+        }
     }
 
     /// Whether a JSON or Python keyword stands at `i` as a whole word.
