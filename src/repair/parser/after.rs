@@ -134,7 +134,14 @@ impl Parser<'_> {
         };
         // Input that ends before the colon could appear still reads as a (truncated) key.
         let (k, _) = self.input.peek_past_space(after);
-        Ok(matches!(s.at(k)?, None | Some(b':')))
+        match s.at(k)? {
+            None | Some(b':') => Ok(true),
+            // A quoted key with its colon missing (`"age" 30`), as `ends_string` reads one.
+            Some(b) if k > after && s.quote_at(i).is_some() => {
+                Ok(s.quote_at(k).is_some() || self.whole_value_at(k, b)?)
+            }
+            Some(_) => Ok(false),
+        }
     }
 
     /// Offset just after the next closing quote for `style` from `i` on the same line, skipping escapes;

@@ -273,20 +273,44 @@ impl Parser<'_> {
             b')' => self.top() == Some(Container::Call),
             b'+' => ctx == Ctx::Value && self.is_concatenation(q)?,
             _ if s.quote_at(q).is_some() => spaced,
-            b => match ctx {
-                Ctx::Key => {
-                    spaced
-                        && (matches!(b, b'{' | b'[')
-                            || b.is_ascii_digit()
-                            || b == b'-'
-                            || self.keyword_at(q)?)
-                }
-                Ctx::Value => {
-                    (newline && self.top() == Some(Container::Object) && self.is_key_ahead(q)?)
-                        || self.is_ellipsis_item_ahead(q)?
-                }
-            },
+            // A key followed by a value with no colon between: `{"a" 1}`.
+            b if ctx == Ctx::Key && spaced && self.value_starts_at(q, b)? => true,
+            // A key or an array's item followed by a whole value with no colon or comma between:
+            // `{"a"2}`, `["a" 2]`. Prose goes on after its number (`"say "hi" 2 times"`).
+            b if (ctx == Ctx::Key
+                || matches!(self.top(), Some(Container::Array | Container::Wrapper)))
+                && self.whole_value_at(q, b)? =>
+            {
+                true
+            }
+            _ if ctx == Ctx::Key => false,
+            _ => {
+                (newline && self.top() == Some(Container::Object) && self.is_key_ahead(q)?)
+                    || self.is_ellipsis_item_ahead(q)?
+            }
         })
+    }
+
+    /// Whether a value that is not a string stands whole at `q`, whose byte is `b`: a bracket that
+    /// opens one, or a number or keyword followed by `,`, `]`, `}` or the end.
+    pub(super) fn whole_value_at(&self, q: usize, b: u8) -> Result<bool, Stop> {
+        if matches!(b, b'{' | b'[') {
+            return Ok(true);
+        }
+        if !(b.is_ascii_digit() || b == b'-' || self.keyword_at(q)?) {
+            return Ok(false);
+        }
+        let (r, _) = self.input.peek_past_space(self.word_end(q)?);
+        Ok(matches!(
+            self.input.seen().at(r)?,
+            None | Some(b',' | b']' | b'}')
+        ))
+    }
+
+    /// Whether a value that is not a string starts at `q`, whose byte is `b`: a bracket, a number or a
+    /// keyword.
+    pub(super) fn value_starts_at(&self, q: usize, b: u8) -> Result<bool, Stop> {
+        Ok(matches!(b, b'{' | b'[') || b.is_ascii_digit() || b == b'-' || self.keyword_at(q)?)
     }
 
     /// After a comma that may end a string: does what follows continue the container?
