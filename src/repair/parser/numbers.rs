@@ -417,18 +417,25 @@ impl Parser<'_> {
         if k == start {
             return self.skip_unexpected();
         }
+        // repair: `{"a":foo","b":1}`: a quote that ends the word as it would end a string is the
+        // closing quote of a string whose opening one is missing.
+        let closed = s.at(k)? == Some(b'"') && self.ends_string(k + 1, Ctx::Value)?;
         let mut e = k;
-        while e > start && matches!(s[e - 1], b' ' | b'\t') {
+        while e > start && matches!(s[e - 1], b' ' | b'\t') && !closed {
             e -= 1;
         }
         self.begin_value();
-        self.record(RepairKind::UnquotedString, start)?;
+        if closed {
+            self.record(RepairKind::MissingQuote, start)?;
+        } else {
+            self.record(RepairKind::UnquotedString, start)?;
+        }
         self.st.out.push(b'"');
         escape_into(&mut self.st.out, s.span(start, e));
         self.st.out.push(b'"');
-        self.st.pos = k;
+        self.st.pos = k + usize::from(closed);
         self.value_done();
-        self.st.value_end = e;
+        self.st.value_end = e + usize::from(closed);
         Ok(())
     }
 }

@@ -175,6 +175,14 @@ impl Parser<'_> {
                     break false
                 }
                 Some(_) if s.fence_at(k)? => break false,
+                // repair (by `after_key`): `{a 'b'}`, a quoted value after the key with no colon
+                Some(b' ' | b'\t') => {
+                    let r = s.run(k, |b| b == b' ' || b == b'\t');
+                    if s.has(r)? && s.quote_at(r).is_some() {
+                        break false;
+                    }
+                    k = r;
+                }
                 Some(_) => k += 1,
             }
         };
