@@ -32,7 +32,9 @@ fn json_container() -> impl Strategy<Value = Value> {
 fn assert_parses(input: &str) -> Option<String> {
     match repair(input, &opts()) {
         Ok(out) => {
-            let parsed: Result<Value, _> = serde_json::from_str(&out.json);
+            // The JSON grammar, checked without building numbers: `1e999` is valid JSON (JSON.parse
+            // reads Infinity) that `serde_json::Value` refuses as out of range.
+            let parsed: Result<serde::de::IgnoredAny, _> = serde_json::from_str(&out.json);
             assert!(
                 parsed.is_ok(),
                 "output is not JSON: {:?}\ninput: {:?}",

@@ -291,10 +291,32 @@ fn is_strong_start(s: &[u8], i: usize) -> bool {
     }
 }
 
+/// The end of a control token at `p`: a chat-template token (`<|message|>`, `<|python_tag|>`) or a
+/// bracketed one (`[TOOL_CALLS]`, `[INST]`, `[/INST]`: capitals and underscores). Such tokens are never
+/// a value (SPEC §2.4), and a bracket right after one is where an answer starts.
+fn control_token_end(s: &[u8], p: usize) -> Option<usize> {
+    /// Bytes of a token's name that are looked at, at most.
+    const LIMIT: usize = 40;
+    let name_end = |from: usize, name: fn(&u8) -> bool| {
+        from + s[from..].iter().take(LIMIT).take_while(|b| name(b)).count()
+    };
+    if starts_with_at(s, p, b"<|") {
+        let k = name_end(p + 2, |b| b.is_ascii_alphanumeric() || *b == b'_');
+        return (k > p + 2 && starts_with_at(s, k, b"|>")).then_some(k + 2);
+    }
+    if s.get(p) != Some(&b'[') {
+        return None;
+    }
+    let start = p + 1 + usize::from(s.get(p + 1) == Some(&b'/'));
+    let k = name_end(start, |b| b.is_ascii_uppercase() || *b == b'_');
+    // Two capitals at least: `[A]` may be an array of a bare word.
+    (k >= start + 2 && s.get(k) == Some(&b']')).then_some(k + 1)
+}
+
 /// The first `{` or `[` in prose that starts a value (SPEC §2.4). The first non-space character of the
 /// answer is accepted even when it starts weakly (`[active, idle]`); later ones must start strongly.
 fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
-    let mut p = from;
+    let (mut p, mut weak) = (from, from);
     // The next bracket at or after `p`, kept while `p` has not passed it, so no byte is searched twice.
     let mut next_bracket: Option<usize> = None;
     while p < s.len() {
@@ -312,8 +334,17 @@ fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
             p = end?;
             continue;
         }
+        if let Some(end) = control_token_end(s, p) {
+            // A bracket right after a control token starts the answer, as the first character does.
+            p = end;
+            weak = p + s[p..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            continue;
+        }
         match s[p] {
-            b'{' | b'[' if p == from || is_strong_start(s, p) => return Some(p),
+            b'{' | b'[' if p == weak || is_strong_start(s, p) => return Some(p),
             b'`' | b'~' => {
                 p = match fence_at(s, p) {
                     // Another language's block is never a source; a json or untagged one is prose here.
@@ -411,6 +442,8 @@ pub(crate) fn after_candidate(text: &str, end: usize, fence: Option<u8>) -> usiz
 pub(crate) fn next_candidate(text: &str, from: usize, first: bool) -> Option<Source> {
     let s = text.as_bytes();
     let mut p = from;
+    // Just after the last control token passed (none yet).
+    let mut weak = usize::MAX;
     // The next marker and bracket at or after `p`, kept while `p` has not passed them, so no byte is
     // searched twice.
     let (mut marker, mut bracket): (Option<usize>, Option<usize>) = (None, None);
@@ -430,8 +463,16 @@ pub(crate) fn next_candidate(text: &str, from: usize, first: bool) -> Option<Sou
             p = end?;
             continue;
         }
+        if let Some(end) = control_token_end(s, p) {
+            p = end;
+            weak = p + s[p..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            continue;
+        }
         match s[p] {
-            b'{' | b'[' if (first && p == from) || is_strong_start(s, p) => {
+            b'{' | b'[' if (first && p == from) || p == weak || is_strong_start(s, p) => {
                 return Some(Source {
                     start: p,
                     fence: None,
