@@ -33,7 +33,7 @@ pub fn invisible_len(s: &[u8], i: usize) -> usize {
 
 /// Length of a Unicode space other than the no-break space at `s[i..]` (U+1680, U+180E, U+2000 to
 /// U+200A, U+202F, U+205F, U+3000), or 0: outside strings they separate tokens as a space does.
-#[inline]
+#[inline(never)]
 pub fn unicode_space_len(s: &[u8], i: usize) -> usize {
     match s.get(i..i + 3) {
         Some([0xE1, 0x9A, 0x80] | [0xE1, 0xA0, 0x8E] | [0xE2, 0x80, 0x80..=0x8A | 0xAF])

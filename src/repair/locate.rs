@@ -295,22 +295,44 @@ fn is_strong_start(s: &[u8], i: usize) -> bool {
 /// bracketed one (`[TOOL_CALLS]`, `[INST]`, `[/INST]`: capitals and underscores). Such tokens are never
 /// a value (SPEC §2.4), and a bracket right after one is where an answer starts.
 fn control_token_end(s: &[u8], p: usize) -> Option<usize> {
-    /// Bytes of a token's name that are looked at, at most.
-    const LIMIT: usize = 40;
-    let name_end = |from: usize, name: fn(&u8) -> bool| {
-        from + s[from..].iter().take(LIMIT).take_while(|b| name(b)).count()
+    let (close, start) = match s.get(p..p + 2)? {
+        b"<|" => (b'|', p + 2),
+        [b'[', b'/'] => (b']', p + 2),
+        [b'[', _] => (b']', p + 1),
+        _ => return None,
     };
-    if starts_with_at(s, p, b"<|") {
-        let k = name_end(p + 2, |b| b.is_ascii_alphanumeric() || *b == b'_');
-        return (k > p + 2 && starts_with_at(s, k, b"|>")).then_some(k + 2);
-    }
-    if s.get(p) != Some(&b'[') {
+    let k = control_name_end(s, start, close);
+    // A bracketed token's name has two bytes at least: `[A]` may be an array of a bare word.
+    let shortest = if close == b']' { 2 } else { 1 };
+    if k < start + shortest || s.get(k) != Some(&close) {
         return None;
     }
+    match close {
+        b']' => Some(k + 1),
+        _ => (s.get(k + 1) == Some(&b'>')).then_some(k + 2),
+    }
+}
+
+/// The end of a control token's name from `start`: letters, digits and `_` in a `<|…|>` token
+/// (`close` is `|`), capitals and `_` in a bracketed one; a name is at most 40 bytes.
+fn control_name_end(s: &[u8], start: usize, close: u8) -> usize {
+    let limit = s.len().min(start + 40);
+    let mut k = start;
+    while k < limit
+        && (s[k].is_ascii_uppercase()
+            || s[k] == b'_'
+            || (close == b'|' && s[k].is_ascii_alphanumeric()))
+    {
+        k += 1;
+    }
+    k
+}
+
+/// Whether the text from the `[` at `p` to its end may still become a bracketed control token
+/// (`[TOOL_CA` of a stream): a stream shows no value from such a bracket until it is decided.
+pub(crate) fn may_become_control_token(s: &[u8], p: usize) -> bool {
     let start = p + 1 + usize::from(s.get(p + 1) == Some(&b'/'));
-    let k = name_end(start, |b| b.is_ascii_uppercase() || *b == b'_');
-    // Two capitals at least: `[A]` may be an array of a bare word.
-    (k >= start + 2 && s.get(k) == Some(&b']')).then_some(k + 1)
+    s.get(p) == Some(&b'[') && start <= s.len() && control_name_end(s, start, b']') == s.len()
 }
 
 /// The first `{` or `[` in prose that starts a value (SPEC §2.4). The first non-space character of the

@@ -18,7 +18,9 @@ use super::view::{Changes, Guide, Recorder, View};
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
 use crate::reasoning::bracket_tag_ends_at;
-use crate::repair::locate::{has_closing_think_tag, locate, CLOSING_THINK_TAG_MAX};
+use crate::repair::locate::{
+    has_closing_think_tag, locate, may_become_control_token, CLOSING_THINK_TAG_MAX,
+};
 use crate::repair::{repaired, strictly_valid, Options, Repaired, SourceParse};
 use crate::schema::{RuleSet, SharedSchema};
 
@@ -307,6 +309,14 @@ impl PartialJson {
             return;
         };
         self.settled = src.settled;
+        if src.fence.is_none() && may_become_control_token(self.text.as_bytes(), src.start) {
+            // `[TOOL_CA…` may still be a control token, which is never the value: no value until
+            // the next bytes decide, so that the value never changes type.
+            if self.parse.is_some() || self.fault.is_some() {
+                self.start_over();
+            }
+            return;
+        }
         if self.parse.as_ref().is_some_and(|p| p.is_from(&src)) {
             return;
         }

@@ -65,7 +65,9 @@ function streamed(chunks, options, { monotone = true } = {}) {
 
 /** Texts whose partial values may legitimately be replaced (the JSON moves, a key repeats, values get wrapped). */
 const REPLACES = {
-  test: (t) => /```|~~~|duplicate|\}\s*,\s*[{"']/i.test(t) || mentionsReasoning(t),
+  // Comma-separated values are wrapped in an array once the second one shows, comments between or not.
+  test: (t) =>
+    /```|~~~|duplicate|\}\s*,\s*(?:(?:\/\*[\s\S]*?\*\/|\/\/[^\n]*)\s*)*[{"']/i.test(t) || mentionsReasoning(t),
 };
 
 test('the corpus: every two-piece split, and one UTF-16 unit per chunk', () => {

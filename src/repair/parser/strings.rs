@@ -293,6 +293,7 @@ impl Parser<'_> {
 
     /// Whether a value that is not a string stands whole at `q`, whose byte is `b`: a bracket that
     /// opens one, or a number or keyword followed by `,`, `]`, `}` or the end.
+    #[inline(never)]
     pub(super) fn whole_value_at(&self, q: usize, b: u8) -> Result<bool, Stop> {
         if matches!(b, b'{' | b'[') {
             return Ok(true);

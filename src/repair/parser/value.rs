@@ -150,6 +150,7 @@ impl Parser<'_> {
 
     /// repair: `[{"i": 1, {"i": 2}]`: a bracket where a key is expected in an object that is an array's
     /// item starts the array's next item, so the object's `}` is missing before it.
+    #[inline(never)]
     pub(super) fn close_missing_brace(&mut self) -> Step {
         let comma = self.st.pending_comma;
         self.record(RepairKind::MissingBracket, self.st.pos)?;
