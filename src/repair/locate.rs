@@ -313,6 +313,17 @@ fn control_token_end(s: &[u8], p: usize) -> Option<usize> {
     }
 }
 
+/// Past a control token at `p`: where the scan goes on, and where a bracket may start weakly (as the
+/// answer's first character may), after the spaces that follow the token.
+fn past_control_token(s: &[u8], p: usize) -> Option<(usize, usize)> {
+    let end = control_token_end(s, p)?;
+    let mut weak = end;
+    while weak < s.len() && s[weak].is_ascii_whitespace() {
+        weak += 1;
+    }
+    Some((end, weak))
+}
+
 /// The end of a control token's name from `start`: letters, digits and `_` in a `<|…|>` token
 /// (`close` is `|`), capitals and `_` in a bracketed one; a name is at most 40 bytes.
 fn control_name_end(s: &[u8], start: usize, close: u8) -> usize {
@@ -356,13 +367,8 @@ fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
             p = end?;
             continue;
         }
-        if let Some(end) = control_token_end(s, p) {
-            // A bracket right after a control token starts the answer, as the first character does.
-            p = end;
-            weak = p + s[p..]
-                .iter()
-                .take_while(|b| b.is_ascii_whitespace())
-                .count();
+        if let Some(token) = past_control_token(s, p) {
+            (p, weak) = token;
             continue;
         }
         match s[p] {
@@ -485,12 +491,8 @@ pub(crate) fn next_candidate(text: &str, from: usize, first: bool) -> Option<Sou
             p = end?;
             continue;
         }
-        if let Some(end) = control_token_end(s, p) {
-            p = end;
-            weak = p + s[p..]
-                .iter()
-                .take_while(|b| b.is_ascii_whitespace())
-                .count();
+        if let Some(token) = past_control_token(s, p) {
+            (p, weak) = token;
             continue;
         }
         match s[p] {
