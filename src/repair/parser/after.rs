@@ -121,7 +121,8 @@ impl Parser<'_> {
         if !s.has(i)? {
             return Ok(false);
         }
-        let after = if let Some((style, q)) = s.quote_at(i) {
+        let quoted = s.quote_at(i);
+        let after = if let Some((style, q)) = quoted {
             match self.find_closer(style, i + q)? {
                 Some(k) => k,
                 None => return Ok(false),
@@ -137,7 +138,7 @@ impl Parser<'_> {
         match s.at(k)? {
             None | Some(b':') => Ok(true),
             // A quoted key with its colon missing (`"age" 30`), as `ends_string` reads one.
-            Some(b) if k > after && s.quote_at(i).is_some() => {
+            Some(b) if k > after && quoted.is_some() => {
                 Ok(s.quote_at(k).is_some() || self.whole_value_at(k, b)?)
             }
             Some(_) => Ok(false),

@@ -421,7 +421,8 @@ impl Parser<'_> {
         // closing quote of a string whose opening one is missing.
         let closed = s.at(k)? == Some(b'"') && self.ends_string(k + 1, Ctx::Value)?;
         let mut e = k;
-        while e > start && matches!(s[e - 1], b' ' | b'\t') && !closed {
+        // Spaces before a closing quote are the string's; before a delimiter they are not.
+        while !closed && e > start && matches!(s[e - 1], b' ' | b'\t') {
             e -= 1;
         }
         self.begin_value();

@@ -295,11 +295,11 @@ impl Parser<'_> {
     /// opens one, or a number or keyword followed by `,`, `]`, `}` or the end.
     #[inline(never)]
     pub(super) fn whole_value_at(&self, q: usize, b: u8) -> Result<bool, Stop> {
+        if !self.value_starts_at(q, b)? {
+            return Ok(false);
+        }
         if matches!(b, b'{' | b'[') {
             return Ok(true);
-        }
-        if !(b.is_ascii_digit() || b == b'-' || self.keyword_at(q)?) {
-            return Ok(false);
         }
         let (r, _) = self.input.peek_past_space(self.word_end(q)?);
         Ok(matches!(
