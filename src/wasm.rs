@@ -118,8 +118,7 @@ fn push_location(out: &mut String, l: Location) {
 fn error_string(e: &Error) -> String {
     let mut out = String::from("E{\"kind\":");
     push_json_str(&mut out, e.kind().code());
-    out.push_str(",\"message\":");
-    push_json_str(&mut out, &e.to_string());
+    // The message (the detail and the place) is composed on the TypeScript side.
     out.push_str(",\"detail\":");
     push_json_str(&mut out, &e.kind().describe());
     out.push(',');
@@ -274,14 +273,7 @@ fn push_report(s: &mut String, text: &str, all: &[Repair], span: &Range<usize>) 
         push_json_str(s, r.kind.code());
         s.push(',');
         push_location(s, *l);
-        s.push_str(",\"message\":");
-        let message = format!(
-            "{} at line {}, column {}",
-            r.kind.describe(),
-            l.line,
-            l.column
-        );
-        push_json_str(s, &message);
+        // The message is composed on the TypeScript side, from the kind's description.
         s.push('}');
     }
     s.push(']');
@@ -290,16 +282,22 @@ fn push_report(s: &mut String, text: &str, all: &[Repair], span: &Range<usize>) 
     }
 }
 
-/// Builds cleaner options from the arguments the TypeScript side validated: `tags` holds start and end
-/// tags alternately; `grace` may be `Infinity`; `flags` holds the `CLEAN_*` bits.
+/// Builds cleaner options from the arguments the TypeScript side validated: `items` holds, each
+/// followed by a NUL, the start and end tags alternately (`tags` of them), then the response prefixes
+/// (`prefixes` of them), then the endpoint-wide prefixes; `grace` may be `Infinity`; `flags` holds the
+/// `CLEAN_*` bits. (One string rather than three arrays of strings: their glue costs more wasm.)
 fn clean_options(
-    tags: Vec<String>,
+    items: &str,
+    tags: usize,
+    prefixes: usize,
     grace: f64,
     flags: u32,
-    prefixes: Vec<String>,
-    endpoint_prefixes: Vec<String>,
 ) -> CleanOptions {
     let on = |bit: u32| flags & bit != 0;
+    let mut items = items.split_terminator('\0').map(str::to_owned);
+    let tags: Vec<String> = items.by_ref().take(tags).collect();
+    let prefixes: Vec<String> = items.by_ref().take(prefixes).collect();
+    let endpoint_prefixes: Vec<String> = items.collect();
     CleanOptions {
         think_tags: tags
             .chunks_exact(2)
@@ -327,19 +325,9 @@ pub struct JsCleaner(Cleaner);
 impl JsCleaner {
     /// A cleaner with the options the TypeScript side validated (see [`clean_options`]).
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        tags: Vec<String>,
-        grace: f64,
-        flags: u32,
-        prefixes: Vec<String>,
-        endpoint_prefixes: Vec<String>,
-    ) -> JsCleaner {
+    pub fn new(items: &str, tags: usize, prefixes: usize, grace: f64, flags: u32) -> JsCleaner {
         JsCleaner(Cleaner::new(&clean_options(
-            tags,
-            grace,
-            flags,
-            prefixes,
-            endpoint_prefixes,
+            items, tags, prefixes, grace, flags,
         )))
     }
 

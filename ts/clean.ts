@@ -80,6 +80,8 @@ function flag(o: CleanOptions, key: keyof CleanOptions, fallback: boolean, where
 
 function text(v: unknown, name: string, where: string): string {
   if (typeof v !== 'string') throw new TypeError(`${where}: ${name} must be a string, got ${typeof v}`);
+  // The core takes every tag and prefix in one NUL-separated string.
+  if (v.includes('\0')) throw new TypeError(`${where}: ${name} must not contain U+0000`);
   return v;
 }
 
@@ -91,7 +93,7 @@ function list(
 ): string[] {
   const p = o[key];
   if (p === undefined) return [];
-  if (typeof p === 'string') return [p];
+  if (typeof p === 'string') return [text(p, key, where)];
   if (Array.isArray(p)) return p.map((s: unknown, i: number) => text(s, `${key}[${i}]`, where));
   throw new TypeError(`${where}: ${key} must be a string or an array of strings`);
 }

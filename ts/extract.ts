@@ -1,6 +1,7 @@
 /** Schema-guided extraction: the value a schema describes, out of an LLM response. */
 import { assertString } from './errors.js';
 import { plan, type RepairOptions, type RepairRecord } from './repair.js';
+import { withMessages } from './wasm.js';
 import {
   compileSchema,
   CompiledSchema,
@@ -190,7 +191,7 @@ function* steps(
       issues: raw.issues,
       standardIssues: standardIssues(raw.issues),
       coercions: raw.coercions,
-      repairs: found ? raw.repairs : [],
+      repairs: found ? withMessages(raw.repairs) : [],
       span: found ? raw.span : undefined,
       candidate: raw.candidate ?? undefined,
       candidates: raw.candidates,

@@ -1,5 +1,5 @@
 /** Streaming JSON: the value of a response while it arrives. */
-import { newPartialJson, type CorePartialJson, type RawRepairOk } from './wasm.js';
+import { decodeError, newPartialJson, type CorePartialJson, type RawRepairOk } from './wasm.js';
 import { JsonRepairError, assertString, type JsonRepairErrorKind } from './errors.js';
 import { fail, plan, reportedResult, validResult, type ParseResult } from './repair.js';
 import { PartialValue } from './partial-value.js';
@@ -130,7 +130,7 @@ export class PartialJsonParser<T = unknown> {
   }
 
   #apply(out: string): void {
-    if (out.charCodeAt(0) === 69 /* E */) fail(JSON.parse(out.slice(1)));
+    if (out.charCodeAt(0) === 69 /* E */) fail(decodeError(out));
     const ops = JSON.parse(out) as unknown[];
     this.#complete = ops[0] === 1;
     this.#value.apply(ops, 1);

@@ -1,5 +1,5 @@
 /** Locating, repairing and parsing the JSON in an LLM response. */
-import { callRepair, type RawRepairOk } from './wasm.js';
+import { callRepair, withMessages, type RawRepairOk } from './wasm.js';
 import { DEFAULT_MAX_DEPTH, REPAIR_CLASSES, REPAIR_KINDS, REPAIR_KIND_INFO } from '../pkg/vocabulary.js';
 import { JsonRepairError, assertString, type JsonRepairErrorKind } from './errors.js';
 
@@ -248,7 +248,7 @@ export function reportedResult(r: RawRepairOk): ParseResult {
     value: JSON.parse(r.json) as unknown,
     json: r.json,
     status: header.status,
-    repairs: header.repairs,
+    repairs: withMessages(header.repairs),
     span: header.span,
   };
   return header.omittedRepairs === undefined ? result : { ...result, omittedRepairs: header.omittedRepairs };

@@ -14,7 +14,7 @@ import initAsync, {
   Schema,
   type InitOutput,
 } from '../pkg/llm_response_sanitizer.js';
-import { CLEAN_FLAGS, FORMS } from '../pkg/vocabulary.js';
+import { CLEAN_FLAGS, FORMS, REPAIR_KIND_INFO } from '../pkg/vocabulary.js';
 
 let ready = false;
 let exports: InitOutput | undefined;
@@ -242,7 +242,9 @@ export function newCleaner(o: CoreCleanOptions): CoreCleaner {
   assertReady();
   let flags = 0;
   for (const name of Object.keys(CLEAN_FLAGS) as (keyof typeof CLEAN_FLAGS)[]) if (o[name]) flags |= CLEAN_FLAGS[name];
-  const core = new Cleaner(o.tags, o.grace, flags, o.prefixes, o.endpointPrefixes);
+  // Every tag and prefix in one string, each ended by a NUL (which `coreOptions` rejects inside them).
+  const items = [...o.tags, ...o.prefixes, ...o.endpointPrefixes].map((s) => `${s}\0`).join('');
+  const core = new Cleaner(items, o.tags.length, o.prefixes.length, o.grace, flags);
   return {
     push: (chunk) => core.push(writeInput(chunk)),
     flush: () => core.flush(),
@@ -265,11 +267,32 @@ export interface CorePartialJson {
   free(): void;
 }
 
+/**
+ * A failed repair's `E<error>` text, decoded. The core sends the description and the place; the message
+ * that names both is composed here, with no formatting code in the wasm.
+ */
+export function decodeError(out: string): RawRepairErr['error'] {
+  const e = JSON.parse(out.slice(1)) as Omit<RawRepairErr['error'], 'message'>;
+  return { ...e, message: `${e.detail} (at line ${e.line}, column ${e.column}, index ${e.position})` };
+}
+
+const DESCRIPTIONS = new Map<string, string>(REPAIR_KIND_INFO.map((k) => [k.kind, k.description]));
+
+/** The description of the repair kind `kind` (see `repairKinds`). */
+export function repairDescription(kind: string | undefined): string {
+  return DESCRIPTIONS.get(String(kind)) ?? String(kind);
+}
+
+/** A report's repairs as the core sends them (no message), with their messages. */
+export function withMessages<R extends { kind: string; line: number; column: number }>(
+  repairs: readonly R[],
+): (R & { message: string })[] {
+  return repairs.map((r) => ({ ...r, message: `${repairDescription(r.kind)} at line ${r.line}, column ${r.column}` }));
+}
+
 function decodeResult(out: string): RawRepairOk | RawRepairErr {
   const tag = out.charCodeAt(0);
-  if (tag === 69 /* E */) {
-    return { ok: false, error: JSON.parse(out.slice(1)) };
-  }
+  if (tag === 69 /* E */) return { ok: false, error: decodeError(out) };
   if (tag === 86 /* V */) return { ok: true, valid: true, header: '', json: '' };
   const nl = out.indexOf('\n');
   return { ok: true, valid: false, header: out.slice(1, nl), json: out.slice(nl + 1) };
@@ -299,7 +322,7 @@ export function newPartialJson(
     },
     error: () => {
       const e = core.error();
-      return e === undefined ? undefined : (JSON.parse(e.slice(1)) as RawRepairErr['error']);
+      return e === undefined ? undefined : decodeError(e);
     },
     setSchema: (schema, forbidCoercions) => core.setSchema(schema.raw as Schema, forbidCoercions),
     free: () => core.free(),

@@ -260,6 +260,21 @@ test('options are validated with clear errors', () => {
   assert.throws(() => clean('x', { thinkTags: [{ start: '<a>' }] }), /thinkTags\[0\]\.end/);
   assert.throws(() => clean('x', { thinkTags: [], startThinkTag: '<a>' }), /not both/);
   assert.throws(() => clean('x', { responseStartTextToRemove: [1] }), /responseStartTextToRemove\[0\]/);
+  assert.throws(() => clean('x', { endThinkTag: '</a\0>' }), /endThinkTag must not contain U\+0000/);
+  assert.throws(() => new StreamCleaner({ responseStartTextToRemoveEndpointWide: 'a\0' }), TypeError);
+  // Tags and prefixes, each list in its place (they cross to the core in one string).
+  assert.equal(
+    clean('Sure: <r>x</r>Note: ok', {
+      thinkTags: [
+        { start: '<q>', end: '</q>' },
+        { start: '<r>', end: '</r>' },
+      ],
+      responseStartTextToRemove: ['Sure:', ''],
+      responseStartTextToRemoveEndpointWide: 'Note:',
+      openingTagGracePeriod: Infinity,
+    }),
+    'ok',
+  );
   assert.throws(() => new StreamCleaner({ expectOnlyClosingThinkTag: 1 }), TypeError);
   assert.throws(() => new StreamCleaner().push(1), TypeError);
   assert.equal(
