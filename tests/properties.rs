@@ -101,6 +101,58 @@ proptest! {
         prop_assert_eq!(got, v);
     }
 
+    /// Structural slips (issue 23) lose nothing: quoted JSON pasted into a string without escaping.
+    #[test]
+    fn json_pasted_unescaped_into_a_string_stays_in_it(
+        before in "[a-z]{1,8}( [a-z]{1,8})?",
+        inner in prop::collection::vec(("[a-z]{1,6}", "[a-z]{1,6}( [a-z]{1,6})?"), 1..4),
+        array in any::<bool>(),
+        after in "(, [a-z]{1,8}| [a-z]{1,8})?",
+        n in 0u32..1000,
+    ) {
+        let pasted = if array {
+            let items: Vec<String> = inner.iter().map(|(_, v)| format!("\"{v}\"")).collect();
+            format!("[{}]", items.join(", "))
+        } else {
+            let members: Vec<String> = inner.iter().map(|(k, v)| format!("\"{k}\": \"{v}\"")).collect();
+            format!("{{{}}}", members.join(", "))
+        };
+        let content = format!("{before} {pasted}{after}");
+        let text = format!("{{\"note\": \"{content}\", \"n\": {n}}}");
+        let out = repair(&text, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        prop_assert_eq!(got, serde_json::json!({"note": content, "n": n}), "{}", text);
+    }
+
+    /// A line comment before a closer on its line (`"a": 1 // note }, "b": 2`) keeps every value.
+    #[test]
+    fn a_line_comment_before_a_closer_keeps_every_value(
+        v in json_container(),
+        pick in any::<prop::sample::Index>(),
+        hash in any::<bool>(),
+        note in "[a-z]{1,8}( [a-z]{1,8})?",
+    ) {
+        let text = serde_json::to_string(&v).unwrap();
+        // The closers outside strings, as offsets.
+        let (mut closers, mut in_str, mut esc) = (Vec::new(), false, false);
+        for (i, b) in text.bytes().enumerate() {
+            match b {
+                _ if esc => esc = false,
+                b'\\' if in_str => esc = true,
+                b'"' => in_str = !in_str,
+                b'}' | b']' if !in_str => closers.push(i),
+                _ => {}
+            }
+        }
+        let at = closers[pick.index(closers.len())];
+        // Where a value may start, `#` starts one (`["#fff"]`).
+        let mark = if hash && !text[..at].ends_with('[') { "#" } else { "//" };
+        let commented = format!("{} {mark} {note} {}", &text[..at], &text[at..]);
+        let out = repair(&commented, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        prop_assert_eq!(got, v, "{}", commented);
+    }
+
     #[test]
     fn every_prefix_of_a_document_repairs(v in json_container()) {
         let text = serde_json::to_string(&v).unwrap();

@@ -363,7 +363,9 @@ impl Parser<'_> {
         }
         let mut key = None;
         let ends = match s[n] {
-            b'}' | b']' => true,
+            // A closer of the other kind: whether it ends the string, the general rule decides.
+            b'}' => in_object,
+            b']' => !in_object,
             // repair (made by the next step): a missing comma before the quote
             _ if quote_at(s, n).is_some() => n > after,
             b',' => {
@@ -528,6 +530,12 @@ mod tests {
         "5: ",
         "a b",
         "foo\",",
+        // Brackets inside strings, closers of the wrong kind.
+        "{\"",
+        "[\"",
+        "\"]",
+        "\"}",
+        "\"] y\"",
     ];
 
     fn soup() -> impl Strategy<Value = String> {

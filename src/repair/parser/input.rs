@@ -30,6 +30,9 @@ pub(crate) struct Input<'a> {
     /// next line break. Look-aheads move forward, so each byte is searched at most once: linear time.
     pub(super) block_end: Cell<(usize, usize)>,
     pub(super) line_break: Cell<(usize, usize)>,
+    /// Memo for [`Parser::line_comment_end`]: (comment start, container it was read in, its end). A
+    /// comment is looked past, then skipped: it is searched once.
+    pub(super) comment_end: Cell<(usize, usize, usize)>,
 }
 
 impl<'a> Input<'a> {
@@ -44,6 +47,7 @@ impl<'a> Input<'a> {
             latin1: false,
             block_end: Cell::new((usize::MAX, 0)),
             line_break: Cell::new((usize::MAX, 0)),
+            comment_end: Cell::new((usize::MAX, 0, 0)),
         }
     }
 
@@ -66,6 +70,7 @@ impl<'a> Input<'a> {
             latin1: self.latin1,
             block_end: self.block_end,
             line_break: self.line_break,
+            comment_end: self.comment_end,
         }
     }
 
@@ -293,7 +298,7 @@ impl<'a> Seen<'a> {
 
     /// Whether `pat` stands at `i`; a suspension while what has arrived from `i` is a proper prefix of
     /// it and more may follow, so the answer never changes with more input.
-    #[inline]
+    #[inline(never)]
     pub(super) fn is_at(self, i: usize, pat: &[u8]) -> Result<bool, Stop> {
         let seen = self.s.get(i..).unwrap_or_default();
         if seen.starts_with(pat) {

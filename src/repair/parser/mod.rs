@@ -117,6 +117,16 @@ struct Frame {
     item_out: usize,
 }
 
+impl Frame {
+    /// Whether the bracket `c` is this container's own closer.
+    fn closed_by(&self, c: u8) -> bool {
+        matches!(
+            (self.kind, c),
+            (Container::Object, b'}') | (Container::Array | Container::Wrapper, b']')
+        )
+    }
+}
+
 /// Progress through a string, kept between steps so a stream can stop inside one.
 #[derive(Clone, Copy, Debug)]
 struct StrState {
@@ -128,6 +138,9 @@ struct StrState {
     /// inside this string, and how many inner quotes had been seen then.
     comma_quote: Option<CommaQuote>,
     quotes_seen: usize,
+    /// Brackets opened inside the content just before a quote taken as content (`"see {"b": …`): a
+    /// quote followed by a closer may close one of them rather than the string.
+    inner_open: u32,
     /// For a fenced source: output length and input offset where the closing fence begins a line inside
     /// this string.
     fence_cut: Option<(usize, usize)>,
@@ -151,6 +164,7 @@ const NO_STR: StrState = StrState {
     noted_quote: false,
     comma_quote: None,
     quotes_seen: 0,
+    inner_open: 0,
     fence_cut: None,
 };
 
@@ -447,6 +461,11 @@ impl<'a> Parser<'a> {
         self.st.stack.last().map(|f| f.kind)
     }
 
+    /// Whether the bracket `c` closes the innermost container.
+    fn closes_top(&self, c: u8) -> bool {
+        self.st.stack.last().is_some_and(|f| f.closed_by(c))
+    }
+
     /// Starts an item in the current array or object: remembers where it began and writes its comma.
     fn begin_item(&mut self) {
         if let Some(f) = self.st.stack.last_mut() {
@@ -528,26 +547,68 @@ impl<'a> Parser<'a> {
             .last()
             .copied()
             .expect("close_with needs an open container");
-        let matches = matches!(
-            (frame.kind, bracket),
-            (Container::Object, b'}') | (Container::Array | Container::Wrapper, b']')
-        );
+        if !frame.closed_by(bracket) {
+            return self.close_mismatched(frame, bracket);
+        }
+        self.trailing_comma(frame)?;
+        self.st.pos += 1;
+        self.pop_and_close();
+        Ok(())
+    }
+
+    /// A comma read in `frame` that no item followed is a trailing one.
+    #[inline(always)]
+    fn trailing_comma(&mut self, frame: Frame) -> Step {
         if self.st.pending_comma.is_some() && frame.count > 0 {
             let at = self.st.pending_comma.take().unwrap_or(self.st.pos);
             self.record(RepairKind::TrailingComma, at)?;
         }
-        if !matches {
-            if frame.kind == Container::Wrapper {
-                // A stray `}` after comma-separated values: it closes nothing.
-                self.record(RepairKind::SuperfluousBracket, self.st.pos)?;
-                self.st.pos += 1;
-                return Ok(());
-            }
-            self.record(RepairKind::MismatchedBracket, self.st.pos)?;
-        }
-        self.st.pos += 1;
-        self.pop_and_close();
         Ok(())
+    }
+
+    /// [`Self::close_with`] for a closer of the wrong kind.
+    #[inline(never)]
+    fn close_mismatched(&mut self, frame: Frame, bracket: u8) -> Step {
+        let levels = self.mismatch_levels(bracket)?;
+        self.trailing_comma(frame)?;
+        if frame.kind == Container::Wrapper {
+            // A stray `}` after comma-separated values: it closes nothing.
+            self.record(RepairKind::SuperfluousBracket, self.st.pos)?;
+            self.st.pos += 1;
+            return Ok(());
+        }
+        self.record(RepairKind::MismatchedBracket, self.st.pos)?;
+        self.st.pos += 1;
+        for _ in 0..levels {
+            self.pop_and_close();
+        }
+        Ok(())
+    }
+
+    /// How many containers a closer of the wrong kind closes: the innermost one, as a typo for its own
+    /// closer; or every one up to the nearest of the closer's kind, when only then does what follows
+    /// fit (`{"arr": [{"k": "v"], "k2": 1}`: a member follows, and only the outer object takes one).
+    #[inline(never)]
+    fn mismatch_levels(&self, bracket: u8) -> Result<usize, Stop> {
+        let stack = &self.st.stack;
+        let Some(j) = stack.iter().rposition(|f| f.closed_by(bracket)) else {
+            return Ok(1);
+        };
+        let (c, _) = self.peek_past_space_and_comments(self.st.pos + 1, true)?;
+        if self.input.seen().at(c)? != Some(b',') {
+            return Ok(1);
+        }
+        let (r, _) = self.peek_past_space_and_comments(c + 1, true)?;
+        let member = self.input.seen().has(r)? && self.is_key_ahead(r)?;
+        // The container each reading leaves open; past the root, values are items of a list.
+        let takes_member = |f: Option<&Frame>| f.is_some_and(|f| f.kind == Container::Object);
+        let one = takes_member(stack.get(stack.len().wrapping_sub(2)));
+        let deep = takes_member(j.checked_sub(1).and_then(|p| stack.get(p)));
+        Ok(if one != member && deep == member {
+            stack.len() - j
+        } else {
+            1
+        })
     }
 
     /// Pops the innermost container, writes its closer and completes it as a value of its parent.

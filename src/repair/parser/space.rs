@@ -17,7 +17,7 @@ impl Parser<'_> {
                 b' ' | b'\t' | b'\n' | b'\r' => self.st.pos = s.run(self.st.pos + 1, is_json_ws),
                 b'/' if matches!(s.at(self.st.pos + 1)?, Some(b'/' | b'*')) => {
                     let end = if s[self.st.pos + 1] == b'/' {
-                        self.input.line_end(self.st.pos)
+                        self.line_comment_end(self.st.pos)?
                     } else {
                         let body = self.st.pos + 2;
                         self.input.block_comment_end(body)
@@ -28,8 +28,7 @@ impl Parser<'_> {
                     self.st.pos = end;
                 }
                 b'#' if self.st.state != State::Value => {
-                    let end = self.input.line_end(self.st.pos);
-                    s.has_through(end)?;
+                    let end = self.line_comment_end(self.st.pos)?;
                     self.record(RepairKind::Comment, self.st.pos)?;
                     self.st.pos = end;
                 }
@@ -62,6 +61,54 @@ impl Parser<'_> {
                 _ => return Ok(()),
             }
         }
+    }
+
+    /// Where a line comment (`//` or `#`) that starts at `i` ends: at the end of its line, or at a `}` or
+    /// `]` that closes the innermost container, that no bracket in the comment opened, and that a `,`, a
+    /// closer or the end of the input follows on the same line (`{"k": {"a": 1 // note }, "b": 2}`).
+    /// Only a complete line is searched, and only its first bytes, so a stream decides as a whole text
+    /// would, in linear time.
+    pub(super) fn line_comment_end(&self, i: usize) -> Result<usize, Stop> {
+        let s = self.input.seen();
+        let line = self.input.line_end(i);
+        s.has_through(line)?;
+        // The answer depends on the innermost container, which the memo's key names.
+        let within = self.st.stack.len() * 4 + self.top().map_or(0, |c| c as usize);
+        let (start, key, end) = self.input.comment_end.get();
+        if (start, key) == (i, within) {
+            return Ok(end);
+        }
+        let end = self.find_comment_end(i, line)?;
+        self.input.comment_end.set((i, within, end));
+        Ok(end)
+    }
+
+    /// The search of [`Self::line_comment_end`] in the complete line that ends at `line`.
+    fn find_comment_end(&self, i: usize, line: usize) -> Result<usize, Stop> {
+        const WINDOW: usize = 256;
+        let s = self.input.seen();
+        let stop = line.min(i + WINDOW);
+        // Most comments hold no bracket: one pass over them says so. (`[` and `]` are `{` and `}`
+        // without bit 5.)
+        let mut from = i + 1;
+        while from < stop && !matches!(s[from] | 0x20, b'{' | b'}') {
+            from += 1;
+        }
+        let mut depth = 0u32;
+        for k in from..stop {
+            match s[k] {
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' if depth > 0 => depth -= 1,
+                c @ (b'}' | b']') if self.closes_top(c) => {
+                    let r = s.run(k + 1, |b| b == b' ' || b == b'\t');
+                    if matches!(s.at(r)?, None | Some(b',' | b'}' | b']')) {
+                        return Ok(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(line)
     }
 
     /// Length of a chat-template token (`<|im_end|>`, `</s>`) at `i`.
@@ -100,8 +147,8 @@ impl Parser<'_> {
             newline |= nl;
             // Where the look-ahead stops, the caller asks again (and waits if it must).
             i = match (s.at(j), s.at(j + 1)) {
-                (Ok(Some(b'#')), _) if hash => self.input.line_end(j),
-                (Ok(Some(b'/')), Ok(Some(b'/'))) => self.input.line_end(j),
+                (Ok(Some(b'#')), _) if hash => self.line_comment_end(j)?,
+                (Ok(Some(b'/')), Ok(Some(b'/'))) => self.line_comment_end(j)?,
                 (Ok(Some(b'/')), Ok(Some(b'*'))) => self.input.block_comment_end(j + 2),
                 (Ok(Some(b'/')), Err(stop)) => return Err(stop),
                 _ => return Ok((j, newline)),

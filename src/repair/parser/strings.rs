@@ -61,6 +61,10 @@ impl Parser<'_> {
     #[inline]
     pub(super) fn string_body(&mut self) -> Step {
         let truncated = self.string_content()?;
+        // What the content counted is this string's: the rule for a quote outside any string (a
+        // bare word's, the fast lane's) counts none.
+        self.st.str.quotes_seen = 0;
+        self.st.str.inner_open = 0;
         match self.st.str.ctx {
             Ctx::Key if truncated => {
                 // repair: the input ends inside a key
@@ -152,7 +156,11 @@ impl Parser<'_> {
                 return Ok(false);
             }
             let seen = self.st.str.quotes_seen + 1;
-            if self.st.str.ctx == Ctx::Value && b == b'"' && self.top() == Some(Container::Object) {
+            if self.st.str.ctx == Ctx::Value
+                && b == b'"'
+                && self.st.str.inner_open == 0
+                && self.top() == Some(Container::Object)
+            {
                 let (k, _) = self.input.peek_past_space(self.st.pos + 1);
                 if let Some(cq) = self.st.str.comma_quote {
                     if cq.seen + 1 == seen && s.at(k)? == Some(b':') {
@@ -174,6 +182,17 @@ impl Parser<'_> {
                 });
             }
             self.st.str.quotes_seen = seen;
+            // Only a straight quote pastes code: a typographic one after a bracket is prose.
+            if self.st.str.ctx == Ctx::Value && close == 1 {
+                if self.opens_before(self.st.pos) {
+                    self.st.str.inner_open += 1;
+                } else if self.st.str.inner_open > 0
+                    && matches!(s.at(self.st.pos + close), Ok(Some(b'}' | b']')))
+                {
+                    // The closer after this quote closes a bracket of the content.
+                    self.st.str.inner_open -= 1;
+                }
+            }
             if b == b'"' {
                 if !self.st.str.noted_quote {
                     // repair: an unescaped quote inside a string is content
@@ -254,7 +273,8 @@ impl Parser<'_> {
         // The common cases, decided by the next byte alone.
         match s.at(after)? {
             Some(b':') if ctx == Ctx::Key => return Ok(true),
-            Some(b'}' | b']') | None => return Ok(true),
+            Some(c @ (b'}' | b']')) => return self.closer_ends_string(after, c),
+            None => return Ok(true),
             _ => {}
         }
         // After a string, `#` starts a comment as it does in skip_space.
@@ -268,8 +288,9 @@ impl Parser<'_> {
         let spaced = q > after;
         Ok(match next {
             b':' => ctx == Ctx::Key,
-            b'}' | b']' => true,
-            b',' => self.continues_after_comma(q + 1, ctx)?,
+            b'}' | b']' => self.closer_ends_string(q, next)?,
+            // Inside a bracket the content opened, a comma is the pasted value's (`"{"a": 1, "b": 2}"`).
+            b',' => self.st.str.inner_open == 0 && self.continues_after_comma(q + 1, ctx)?,
             b')' => self.top() == Some(Container::Call),
             b'+' => ctx == Ctx::Value && self.is_concatenation(q)?,
             _ if s.quote_at(q).is_some() => spaced,
@@ -278,6 +299,7 @@ impl Parser<'_> {
             // A key or an array's item followed by a whole value with no colon or comma between:
             // `{"a"2}`, `["a" 2]`. Prose goes on after its number (`"say "hi" 2 times"`).
             b if (ctx == Ctx::Key
+                || self.st.str.quotes_seen == 0
                 || matches!(self.top(), Some(Container::Array | Container::Wrapper)))
                 && self.whole_value_at(q, b)? =>
             {
@@ -289,6 +311,53 @@ impl Parser<'_> {
                     || self.is_ellipsis_item_ahead(q)?
             }
         })
+    }
+
+    /// Whether a quote followed by the closer `c` at `at` ends the string. It does when the closer closes
+    /// the innermost container, unless the string's content opened a bracket just before a quote taken
+    /// as content (`"see {"b": "c"}, ok"`) and more than closers and the end follow; or when it closes
+    /// no open container at all, unless text goes on after it on the line up to another quote
+    /// (`{"re": "x"] y", "n": 1}`).
+    #[inline(always)]
+    fn closer_ends_string(&self, at: usize, c: u8) -> Result<bool, Stop> {
+        if self.st.str.inner_open == 0 && self.closes_top(c) {
+            return Ok(true);
+        }
+        self.closer_ends_string_slow(at, c)
+    }
+
+    #[inline(never)]
+    fn closer_ends_string_slow(&self, at: usize, c: u8) -> Result<bool, Stop> {
+        let s = self.input.seen();
+        let (mut r, _) = self.input.peek_past_space(at + 1);
+        let inner = self.st.str.inner_open;
+        if inner > 0 {
+            // The closers the content's brackets may take, then what follows them.
+            let mut closers = 1;
+            while closers < inner && matches!(s.at(r)?, Some(b'}' | b']')) {
+                closers += 1;
+                r = self.input.peek_past_space(r + 1).0;
+            }
+            return Ok(matches!(s.at(r)?, None | Some(b'}' | b']')));
+        }
+        if self.st.stack.iter().any(|f| f.closed_by(c)) {
+            return Ok(true);
+        }
+        if matches!(s.at(r)?, None | Some(b',' | b'}' | b']')) {
+            return Ok(true);
+        }
+        let k = s.scan(r, |b| b != b'"' && b != b'\n')?;
+        Ok(s.at(k)? != Some(b'"'))
+    }
+
+    /// Whether a `{` or `[` stands just before `i` (past spaces).
+    fn opens_before(&self, i: usize) -> bool {
+        let s = self.input.seen();
+        let mut k = i;
+        while k > 0 && s[k - 1] == b' ' {
+            k -= 1;
+        }
+        k > 0 && matches!(s[k - 1], b'{' | b'[')
     }
 
     /// Whether a value that is not a string stands whole at `q`, whose byte is `b`: a bracket that
@@ -380,9 +449,14 @@ impl Parser<'_> {
     /// Whether a JSON or Python keyword stands at `i` as a whole word.
     pub(super) fn keyword_at(&self, i: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
+        // Only keywords with the same first letter are compared: most bytes leave at once.
+        let first = s.at(i)?;
         for (kw, _, _) in KEYWORDS {
             // Only a text that could still become this keyword waits for more.
-            if s.is_at(i, kw)? && !s.at(i + kw.len())?.is_some_and(is_word_byte) {
+            if first == Some(kw[0])
+                && s.is_at(i, kw)?
+                && !s.at(i + kw.len())?.is_some_and(is_word_byte)
+            {
                 return Ok(true);
             }
         }
