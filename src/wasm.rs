@@ -294,10 +294,12 @@ fn clean_options(
     flags: u32,
 ) -> CleanOptions {
     let on = |bit: u32| flags & bit != 0;
-    let mut items = items.split_terminator('\0').map(str::to_owned);
-    let tags: Vec<String> = items.by_ref().take(tags).collect();
-    let prefixes: Vec<String> = items.by_ref().take(prefixes).collect();
-    let endpoint_prefixes: Vec<String> = items.collect();
+    let mut lists: [Vec<String>; 3] = Default::default();
+    for (i, item) in items.split_terminator('\0').enumerate() {
+        let list = usize::from(i >= tags) + usize::from(i >= tags + prefixes);
+        lists[list].push(item.to_owned());
+    }
+    let [tags, prefixes, endpoint_prefixes] = lists;
     CleanOptions {
         think_tags: tags
             .chunks_exact(2)

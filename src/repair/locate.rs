@@ -387,6 +387,21 @@ fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
     None
 }
 
+/// Whether `at` lies inside a double-quoted string of the value that starts at `from`: quotes counted
+/// from there, a backslash in a string escaping the byte after it.
+fn in_string(s: &[u8], from: usize, at: usize) -> bool {
+    let (mut inside, mut i) = (false, from);
+    while i < at {
+        match s[i] {
+            b'"' => inside = !inside,
+            b'\\' if inside => i += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    inside
+}
+
 /// Whether the text between `from` and `start` ends with a JSONP callback, `name(`.
 fn is_jsonp_prefix(s: &[u8], from: usize, start: usize) -> bool {
     let mut k = start;
@@ -422,6 +437,12 @@ pub(crate) fn locate(s: &[u8]) -> Option<Source> {
     let answer = answer?;
     let answer = skip_space(s, answer, &mut repairs);
     let fenced = if plain { None } else { find_fenced(s, answer) };
+    // A fence inside a string of the value that starts before it is that string's content
+    // (`{"a": "```json{}", "b": 1}`), not the source.
+    let fenced = fenced.filter(|&(open, _)| {
+        find_byte3(s, answer, b'{', b'[', b'[').map_or(true, |b| b > open)
+            || find_in_prose(s, answer).map_or(true, |p| p > open || !in_string(s, p, open))
+    });
     let (start, fence, prefix_end) = match fenced {
         Some((open, f)) => (f.content, Some(f.marker), open),
         None => {

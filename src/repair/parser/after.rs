@@ -67,18 +67,9 @@ impl Parser<'_> {
                 let next = s.at(r)?;
                 if self.st.root_is_object && self.is_key_ahead(r)? {
                     // repair: `{"a":1}, "b":2}`: the root object was closed too early
-                    self.record(RepairKind::EarlyClose, self.st.pos)?;
-                    self.st.out.pop();
-                    // An empty object (`{}, "k": 1`) has no member to separate from.
-                    let count = (self.st.out.last() != Some(&b'{')) as u32;
-                    self.st.stack.push(Frame {
-                        kind: Container::Object,
-                        count,
-                        item_out: self.st.out.len(),
-                    });
                     self.st.pending_comma = Some(self.st.pos);
+                    self.reopen(Container::Object)?;
                     self.st.pos += 1;
-                    self.st.state = State::Key;
                     return Ok(());
                 }
                 if matches!(next, Some(b'{' | b'[')) {
@@ -226,6 +217,25 @@ impl Parser<'_> {
                 break;
             }
         }
+        Ok(())
+    }
+
+    /// repair: `{"a":1}, "b":2}`, `{"k": ["a"], ["b"]}`: the container just written was closed too
+    /// early; it is opened again, and what follows its comma is its next member or item.
+    #[inline(never)]
+    pub(super) fn reopen(&mut self, kind: Container) -> Step {
+        self.record(
+            RepairKind::EarlyClose,
+            self.st.pending_comma.unwrap_or(self.st.pos),
+        )?;
+        self.st.out.pop();
+        // An empty container (`{}, "k": 1`) has nothing to separate from.
+        let count = !matches!(self.st.out.last(), Some(b'{' | b'[')) as u32;
+        self.push_frame(kind)?;
+        if let Some(f) = self.st.stack.last_mut() {
+            f.count = count;
+        }
+        self.st.state = State::item(kind == Container::Object);
         Ok(())
     }
 }

@@ -358,8 +358,9 @@ impl<'a> Parser<'a> {
 
     /// How much of the output is settled: no later step can rewind below this length. Past it lie only
     /// a member or call whose value has not started, string content that a later quote may cut off, the
-    /// closing quote of a string that `+` may continue, and the closing brace of a root object that a
-    /// following `, "key":` would reopen.
+    /// closing quote of a string that `+` may continue, the closing brace of a root object that a
+    /// following `, "key":` would reopen, and the closing bracket of a member's array that a following
+    /// `, [` would.
     pub fn settled_len(&self) -> usize {
         let mut len = self.st.out.len();
         if let Some(t) = self.st.tentative {
@@ -390,6 +391,12 @@ impl<'a> Parser<'a> {
             State::AfterString => len = len.min(self.st.out.len().saturating_sub(1)),
             State::AfterValue if self.st.stack.is_empty() && self.st.root_is_object => {
                 len = len.min(self.st.out.len().saturating_sub(1))
+            }
+            // A member's array, which a `[` where the next key is expected would reopen.
+            State::AfterValue | State::Key
+                if self.top() == Some(Container::Object) && self.st.out.last() == Some(&b']') =>
+            {
+                len = len.min(self.st.out.len() - 1)
             }
             _ => {}
         }

@@ -123,6 +123,10 @@ impl Parser<'_> {
                 Ok(())
             }
             b'{' | b'[' if self.in_list() => self.close_missing_brace(),
+            // repair: `{"k": ["a"], ["b"]}`: the last member's array was closed before this item
+            b'[' if self.st.pending_comma.is_some() && self.st.out.last() == Some(&b']') => {
+                self.reopen(Container::Array)
+            }
             b'{' | b'[' | b':' => self.skip_unexpected(),
             _ => {
                 if let Some(quote) = s.quote_at(self.st.pos) {
