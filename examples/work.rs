@@ -53,6 +53,14 @@ const SHAPES: &[Shape] = &[
     }),
     ("many equal items", |n| format!("[{}1]", "1,".repeat(n / 2))),
     ("unclosed timestamp", |n| format!("[Sent {}", "a".repeat(n))),
+    (
+        "quotes before closers of no open kind, deep in objects",
+        |n| {
+            let depth = (n / 10).min(5000);
+            let rest = n.saturating_sub(5 * depth) / 7;
+            format!("{}{}", "{\"a\":".repeat(depth), "\"x\"] y ".repeat(rest))
+        },
+    ),
 ];
 
 const ENGINES: &[&str] = &["repair", "partial", "clean", "extract"];

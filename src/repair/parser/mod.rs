@@ -117,6 +117,9 @@ struct Frame {
     item_out: usize,
 }
 
+/// How many open containers a closer of the wrong kind looks through for one of its kind.
+const CLOSER_REACH: usize = 64;
+
 impl Frame {
     /// Whether the bracket `c` is this container's own closer.
     fn closed_by(&self, c: u8) -> bool {
@@ -473,6 +476,15 @@ impl<'a> Parser<'a> {
         self.st.stack.last().is_some_and(|f| f.closed_by(c))
     }
 
+    /// The index in the stack of the nearest open container that the bracket `c` closes, among the
+    /// innermost [`CLOSER_REACH`] (a bound that keeps closers of the wrong kind linear in time on any
+    /// depth).
+    fn open_closed_by(&self, c: u8) -> Option<usize> {
+        let stack = &self.st.stack;
+        let from = stack.len().saturating_sub(CLOSER_REACH);
+        (from..stack.len()).rev().find(|&i| stack[i].closed_by(c))
+    }
+
     /// Starts an item in the current array or object: remembers where it began and writes its comma.
     fn begin_item(&mut self) {
         if let Some(f) = self.st.stack.last_mut() {
@@ -598,7 +610,7 @@ impl<'a> Parser<'a> {
     #[inline(never)]
     fn mismatch_levels(&self, bracket: u8) -> Result<usize, Stop> {
         let stack = &self.st.stack;
-        let Some(j) = stack.iter().rposition(|f| f.closed_by(bracket)) else {
+        let Some(j) = self.open_closed_by(bracket) else {
             return Ok(1);
         };
         let (c, _) = self.peek_past_space_and_comments(self.st.pos + 1, true)?;

@@ -207,14 +207,20 @@ impl Parser<'_> {
         }
     }
 
-    /// The offset of a `,` that precedes `i` with only spaces between, if any.
-    pub(super) fn comma_before(&self, i: usize) -> Option<usize> {
+    /// The byte that precedes `i` with only spaces between, and its offset.
+    fn before_spaces(&self, i: usize) -> Option<(usize, u8)> {
         let s = self.input.seen();
         let mut k = i;
         while k > 0 && s[k - 1] == b' ' {
             k -= 1;
         }
-        (k > 0 && s[k - 1] == b',').then(|| k - 1)
+        (k > 0).then(|| (k - 1, s[k - 1]))
+    }
+
+    /// The offset of a `,` that precedes `i` with only spaces between, if any.
+    pub(super) fn comma_before(&self, i: usize) -> Option<usize> {
+        self.before_spaces(i)
+            .and_then(|(k, b)| (b == b',').then_some(k))
     }
 
     /// An escape sequence at `pos` inside a string.
@@ -340,7 +346,7 @@ impl Parser<'_> {
             }
             return Ok(matches!(s.at(r)?, None | Some(b'}' | b']')));
         }
-        if self.st.stack.iter().any(|f| f.closed_by(c)) {
+        if self.open_closed_by(c).is_some() {
             return Ok(true);
         }
         if matches!(s.at(r)?, None | Some(b',' | b'}' | b']')) {
@@ -352,12 +358,8 @@ impl Parser<'_> {
 
     /// Whether a `{` or `[` stands just before `i` (past spaces).
     fn opens_before(&self, i: usize) -> bool {
-        let s = self.input.seen();
-        let mut k = i;
-        while k > 0 && s[k - 1] == b' ' {
-            k -= 1;
-        }
-        k > 0 && matches!(s[k - 1], b'{' | b'[')
+        self.before_spaces(i)
+            .is_some_and(|(_, b)| matches!(b, b'{' | b'['))
     }
 
     /// Whether a value that is not a string stands whole at `q`, whose byte is `b`: a bracket that
