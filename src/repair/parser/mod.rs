@@ -479,10 +479,18 @@ impl<'a> Parser<'a> {
     /// The index in the stack of the nearest open container that the bracket `c` closes, among the
     /// innermost [`CLOSER_REACH`] (a bound that keeps closers of the wrong kind linear in time on any
     /// depth).
+    #[inline(never)]
     fn open_closed_by(&self, c: u8) -> Option<usize> {
         let stack = &self.st.stack;
         let from = stack.len().saturating_sub(CLOSER_REACH);
-        (from..stack.len()).rev().find(|&i| stack[i].closed_by(c))
+        let mut i = stack.len();
+        while i > from {
+            i -= 1;
+            if stack[i].closed_by(c) {
+                return Some(i);
+            }
+        }
+        None
     }
 
     /// Starts an item in the current array or object: remembers where it began and writes its comma.
