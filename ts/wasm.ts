@@ -269,7 +269,7 @@ export interface CorePartialJson {
 
 /**
  * A failed repair's `E<error>` text, decoded. The core sends the description and the place; the message
- * that names both is composed here, with no formatting code in the wasm.
+ * that names both is composed here rather than in the binding, which keeps that formatting out of the wasm.
  */
 export function decodeError(out: string): RawRepairErr['error'] {
   const e = JSON.parse(out.slice(1)) as Omit<RawRepairErr['error'], 'message'>;
