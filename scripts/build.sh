@@ -11,6 +11,43 @@ name=llm_response_sanitizer
 cargo build --release --target wasm32-unknown-unknown --quiet
 rm -rf pkg
 wasm-bindgen "target/wasm32-unknown-unknown/release/$name.wasm" --out-dir pkg --target web --omit-default-module-path
+# Re-creation after a trap (ts/wasm.ts `recreate`): the glue keeps its instance in module variables and
+# initializes once, so it gets exports that make a new instance of the same compiled module under the same
+# glue, and one that takes an object off the glue's finalizer, which would free a dropped object's address
+# in whatever instance is current (the door frees dropped objects itself, only in their own instance). They
+# name the glue's own internals; if a wasm-bindgen upgrade renames them, the build stops here.
+glue="pkg/${name}.js"
+for internal in 'function __wbg_finalize_init(instance, module)' 'function __wbg_get_imports()' 'let wasmModule, wasmInstance, wasm;'; do
+  grep -qF "$internal" "$glue" || { echo "build: the wasm-bindgen glue no longer has '$internal' (see ts/wasm.ts recreate)" >&2; exit 1; }
+done
+registries=$(grep -oE '^const [A-Za-z]+Finalization = ' "$glue" | awk '{printf "%s.unregister(object); ", $2}')
+[ "$(grep -c '^export class ' "$glue")" = "$(grep -cE '^const [A-Za-z]+Finalization = ' "$glue")" ] && [ -n "$registries" ] ||
+  { echo "build: the wasm-bindgen glue no longer has one FinalizationRegistry per class (see ts/wasm.ts own)" >&2; exit 1; }
+cat >> "$glue" <<GLUE
+
+/** Added by scripts/build.sh: takes \`object\` off the glue's finalizer. */
+export function detachFinalizer(object) { ${registries}}
+GLUE
+cat >> "$glue" <<'GLUE'
+
+/** Added by scripts/build.sh: the compiled module, to instantiate again after a trap. */
+export function compiledModule() { return wasmModule; }
+/** Added by scripts/build.sh: the imports a new instance needs. */
+export function instanceImports() { return __wbg_get_imports(); }
+/** Added by scripts/build.sh: makes `instance` the one every binding calls into. */
+export function adoptInstance(instance) { return __wbg_finalize_init(instance, wasmModule); }
+GLUE
+cat >> "pkg/${name}.d.ts" <<'GLUE'
+
+/** Added by scripts/build.sh: the compiled module, to instantiate again after a trap. */
+export function compiledModule(): WebAssembly.Module;
+/** Added by scripts/build.sh: the imports a new instance needs. */
+export function instanceImports(): WebAssembly.Imports;
+/** Added by scripts/build.sh: makes `instance` the one every binding calls into. */
+export function adoptInstance(instance: WebAssembly.Instance): InitOutput;
+/** Added by scripts/build.sh: takes `object` off the glue's finalizer. */
+export function detachFinalizer(object: object): void;
+GLUE
 # -O3: measured 1.6x faster than -Oz at the same gzipped size. --low-memory-unused lets it fold addresses
 # into load offsets: Rust's wasm32 layout puts the stack first, so the low 1 KB is never addressed
 # (-1 KB gzipped). The producers and target-features sections matter only before wasm-bindgen.

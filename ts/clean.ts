@@ -5,7 +5,7 @@
  */
 import { PairJoiner } from './surrogates.js';
 import { newCleaner, type CoreCleanOptions, type CoreCleaner } from './wasm.js';
-import { assertString } from './errors.js';
+import { ModuleTrapError, assertString } from './errors.js';
 import { REASONING_TAGS } from '../pkg/vocabulary.js';
 
 /** A pair of tags around a reasoning block. */
@@ -241,7 +241,14 @@ export class StreamCleaner {
 
   /** Releases the core's memory. Idempotent. */
   free(): void {
-    if (this.#core !== null && !this.#finished) this.#reasoning = this.#core.reasoning() ?? null;
+    if (this.#core !== null && !this.#finished) {
+      try {
+        this.#reasoning = this.#core.reasoning() ?? null;
+      } catch (error) {
+        // Made before the module trapped: there is no reasoning left to keep, and freeing must not throw.
+        if (!(error instanceof ModuleTrapError)) throw error;
+      }
+    }
     this.#core?.free();
     this.#core = null;
   }

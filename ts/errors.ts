@@ -40,6 +40,30 @@ export class JsonRepairError extends Error {
   }
 }
 
+/** Why a {@link ModuleTrapError} was thrown. */
+export type ModuleTrapReason = 'trapped' | 'stale' | 'recreating';
+
+/**
+ * The WebAssembly module stopped in the middle of a call (a trap: it ran out of memory, or a bug), or the
+ * host's stack ran out inside it. The call has no result, and the module has already been re-created:
+ * calls from then on work, and compiled schemas compile themselves again. A `StreamCleaner` or
+ * `PartialJsonParser` made before held its state in the old module, which is gone; using it throws this
+ * error with reason `stale`.
+ */
+export class ModuleTrapError extends Error {
+  override readonly name = 'ModuleTrapError' as const;
+  /**
+   * `trapped`: this call trapped. `stale`: the object was made before a trap. `recreating`: a browser's
+   * main thread is re-instantiating the module asynchronously; `await init()` and call again.
+   */
+  readonly reason: ModuleTrapReason;
+
+  constructor(reason: ModuleTrapReason, message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.reason = reason;
+  }
+}
+
 /** Throws a `TypeError` unless `value` is a string. */
 export function assertString(value: unknown, where: string): asserts value is string {
   if (typeof value !== 'string') {

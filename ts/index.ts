@@ -110,8 +110,8 @@ export type {
   ProviderQueryOptions,
   FetchLike,
 } from './providers.js';
-export { JsonRepairError } from './errors.js';
-export type { JsonRepairErrorKind, JsonRepairErrorFields } from './errors.js';
+export { JsonRepairError, ModuleTrapError } from './errors.js';
+export type { JsonRepairErrorKind, JsonRepairErrorFields, ModuleTrapReason } from './errors.js';
 export { isReady, wasmMemorySize } from './wasm.js';
 
 /** Prepares the WebAssembly module. Idempotent: Node is ready on import; browsers fetch the `.wasm` once. */

@@ -4,7 +4,11 @@
  * binding layer's results, which cross as one string so that `JSON.parse` builds every object.
  */
 import initAsync, {
+  adoptInstance,
+  compiledModule,
+  detachFinalizer,
   initSync,
+  instanceImports,
   inputBuffer,
   inputLatin1,
   outputAddress,
@@ -15,6 +19,7 @@ import initAsync, {
   type InitOutput,
 } from '../pkg/llm_response_sanitizer.js';
 import { CLEAN_FLAGS, FORMS, REPAIR_KIND_INFO } from '../pkg/vocabulary.js';
+import { ModuleTrapError } from './errors.js';
 
 let ready = false;
 let exports: InitOutput | undefined;
@@ -53,8 +58,125 @@ export function isReady(): boolean {
 
 function assertReady(): void {
   if (!ready) {
+    if (generation > 0) {
+      throw new ModuleTrapError(
+        'recreating',
+        'llm-response-sanitizer: the WebAssembly module is being re-created after a trap; `await init()` and call again',
+      );
+    }
     throw new Error('llm-response-sanitizer: the WebAssembly module is not initialized yet; call `await init()` first');
   }
+}
+
+/** How many times the instance has been re-created after a trap: a core object made under an earlier one is stale. */
+let generation = 0;
+
+/** What the glue's objects have beyond the declarations: the address of their Rust value. */
+interface GlueObject {
+  __wbg_ptr: number;
+}
+/** A dropped core object: where its Rust value is, how to free it, and in which instance. */
+interface Dropped {
+  at: number;
+  free: keyof Pick<InitOutput, '__wbg_cleaner_free' | '__wbg_partialjson_free' | '__wbg_schema_free'>;
+  made: number;
+}
+/**
+ * Frees the Rust value of a core object that was dropped without `free()`, unless the instance it lived in
+ * is gone. The glue's own finalizer would free that address in whatever instance is current, so `own`
+ * takes every object off it: after a re-creation, the same addresses belong to the new instance's objects.
+ */
+const finalizer =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry<Dropped>((d) => {
+        if (d.made === generation) exports![d.free](d.at, 1);
+      })
+    : undefined;
+
+/** Takes over the finalization of `core`, a new object of the current instance; returns how to free it now. */
+function own(core: object, free: Dropped['free']): () => void {
+  const made = generation;
+  detachFinalizer(core);
+  finalizer?.register(core, { at: (core as GlueObject).__wbg_ptr, free, made }, core);
+  let freed = false;
+  return () => {
+    if (freed) return;
+    freed = true;
+    finalizer?.unregister(core);
+    // An object of an earlier instance has nothing to free: its memory went with that instance.
+    if (made === generation) (core as { free(): void }).free();
+  };
+}
+
+/**
+ * Re-creates the instance after a trap: a new instance of the same compiled module under the same glue
+ * (`scripts/build.sh` adds the three glue exports this uses). Synchronous where the host allows it; a
+ * browser's main thread may refuse to instantiate a large module synchronously, and then it happens in the
+ * background while calls throw `recreating`.
+ */
+function recreate(): void {
+  generation++;
+  input = undefined;
+  latin1 = false;
+  memoryView = undefined;
+  const module = compiledModule();
+  try {
+    exports = adoptInstance(new WebAssembly.Instance(module, instanceImports()));
+  } catch {
+    ready = false;
+    pending = WebAssembly.instantiate(module, instanceImports()).then(
+      (instance) => {
+        exports = adoptInstance(instance);
+        ready = true;
+      },
+      (error: unknown) => {
+        pending = undefined;
+        throw error;
+      },
+    );
+    pending.catch(() => {});
+  }
+}
+
+/**
+ * What a call into the instance that threw must throw: the error itself, unless the instance trapped or the
+ * host's stack ran out inside it (which leaves the instance's own stack and borrow flags as they were at
+ * that moment); then the instance is re-created and the caller gets a `ModuleTrapError`.
+ */
+function afterTrap(error: unknown): unknown {
+  const name = (error as { name?: unknown } | null)?.name;
+  if (!(error instanceof WebAssembly.RuntimeError || error instanceof RangeError || name === 'InternalError')) {
+    return error;
+  }
+  recreate();
+  return new ModuleTrapError(
+    'trapped',
+    `llm-response-sanitizer: the WebAssembly module trapped (${String(error)}) and has been re-created; this call has no result, later calls work, and a StreamCleaner or PartialJsonParser made before must be made again`,
+    error,
+  );
+}
+
+/** Calls `call` on the current instance, turning a trap into a `ModuleTrapError`. */
+function enter<R>(call: () => R): R {
+  try {
+    return call();
+  } catch (error) {
+    throw afterTrap(error);
+  }
+}
+
+/** A core object's methods: each throws `stale` once the instance it was made in is gone, and enters as above. */
+function stateful(what: string): <R>(call: () => R) => R {
+  const made = generation;
+  return (call) => {
+    if (made !== generation) {
+      throw new ModuleTrapError(
+        'stale',
+        `${what}: made before the WebAssembly module trapped and was re-created, its state is lost; make a new one`,
+      );
+    }
+    return enter(call);
+  };
 }
 
 const encoder = new TextEncoder();
@@ -194,8 +316,9 @@ export function callRepair(
 ): RawRepairOk | RawRepairErr {
   assertReady();
   const form = narrowForm(narrow);
-  return decodeResult(
-    readOutput(
+  let out: string;
+  try {
+    out = readOutput(
       repairText(
         writeInput(bounded(text, maxInputLength)),
         maxDepth,
@@ -206,8 +329,11 @@ export function callRepair(
         form,
       ),
       form === FORMS.latin1,
-    ),
-  );
+    );
+  } catch (error) {
+    throw afterTrap(error);
+  }
+  return decodeResult(out);
 }
 
 /** Cleaner options as the core takes them: validated, defaults filled in, tag pairs flattened. */
@@ -244,14 +370,16 @@ export function newCleaner(o: CoreCleanOptions): CoreCleaner {
   for (const name of Object.keys(CLEAN_FLAGS) as (keyof typeof CLEAN_FLAGS)[]) if (o[name]) flags |= CLEAN_FLAGS[name];
   // Every tag and prefix in one string, each ended by a NUL (which `coreOptions` rejects inside them).
   const items = [...o.tags, ...o.prefixes, ...o.endpointPrefixes].map((s) => `${s}\0`).join('');
-  const core = new Cleaner(items, o.tags.length, o.prefixes.length, o.grace, flags);
+  const core = enter(() => new Cleaner(items, o.tags.length, o.prefixes.length, o.grace, flags));
+  const free = own(core, '__wbg_cleaner_free');
+  const use = stateful('StreamCleaner');
   return {
-    push: (chunk) => core.push(writeInput(chunk)),
-    flush: () => core.flush(),
-    finish: () => core.finish(),
-    reasoning: () => core.reasoning(),
-    pendingReasoning: () => core.pendingReasoning(),
-    free: () => core.free(),
+    push: (chunk) => use(() => core.push(writeInput(chunk))),
+    flush: () => use(() => core.flush()),
+    finish: () => use(() => core.finish()),
+    reasoning: () => use(() => core.reasoning()),
+    pendingReasoning: () => use(() => core.pendingReasoning()),
+    free: () => free(),
   };
 }
 
@@ -307,25 +435,31 @@ export function newPartialJson(
   reasoningFirst: boolean,
 ): CorePartialJson {
   assertReady();
-  const core = new PartialJson(maxDepth, maxInputLength, forbid, validUnbounded, reasoningFirst);
+  const core = enter(() => new PartialJson(maxDepth, maxInputLength, forbid, validUnbounded, reasoningFirst));
+  const free = own(core, '__wbg_partialjson_free');
+  const use = stateful('PartialJsonParser');
   // UTF-16 units passed on so far: past the limit, the rest of the stream stays out of wasm memory.
   let passed = 0;
   return {
-    push: (chunk) => {
-      const part = maxInputLength < 0 ? chunk : chunk.slice(0, Math.max(0, maxInputLength + 1 - passed));
-      passed += part.length;
-      return core.push(writeInput(part));
-    },
+    push: (chunk) =>
+      use(() => {
+        const part = maxInputLength < 0 ? chunk : chunk.slice(0, Math.max(0, maxInputLength + 1 - passed));
+        passed += part.length;
+        return core.push(writeInput(part));
+      }),
     finish: (report, narrow) => {
       const form = narrowForm(narrow);
-      return decodeResult(readOutput(core.finish(report, form), form === FORMS.latin1));
+      return decodeResult(use(() => readOutput(core.finish(report, form), form === FORMS.latin1)));
     },
     error: () => {
-      const e = core.error();
+      const e = use(() => core.error());
       return e === undefined ? undefined : decodeError(e);
     },
-    setSchema: (schema, forbidCoercions) => core.setSchema(schema.raw as Schema, forbidCoercions),
-    free: () => core.free(),
+    setSchema: (schema, forbidCoercions) => {
+      const raw = schema.raw as Schema;
+      use(() => core.setSchema(raw, forbidCoercions));
+    },
+    free: () => free(),
   };
 }
 
@@ -365,17 +499,46 @@ export function newSchema(
   assertFormat: boolean,
 ): CoreSchema | RawSchemaError {
   assertReady();
-  const core = new Schema(writeInput(schemaJson), draft, remotesJson, assertFormat);
-  const error = core.error();
+  const compile = () => enter(() => new Schema(writeInput(schemaJson), draft, remotesJson, assertFormat));
+  let core = compile();
+  const error = enter(() => core.error());
   if (error !== undefined) {
     core.free();
     return JSON.parse(error) as RawSchemaError;
   }
+  // A schema holds no state of a call, so after a trap it compiles itself again (the same text compiled before).
+  let free = own(core, '__wbg_schema_free');
+  let made = generation;
+  const current = (): Schema => {
+    assertReady();
+    if (made !== generation) {
+      core = compile();
+      free = own(core, '__wbg_schema_free');
+      made = generation;
+    }
+    return core;
+  };
   return {
-    validate: (json) => core.validate(writeInput(json)),
-    extract: (text, maxDepth, maxInputLength, forbid, forbidCoercions, skip) =>
-      core.extract(writeInput(bounded(text, maxInputLength)), maxDepth, maxInputLength, forbid, forbidCoercions, skip),
-    raw: core,
-    free: () => core.free(),
+    validate: (json) => {
+      const schema = current();
+      return enter(() => schema.validate(writeInput(json)));
+    },
+    extract: (text, maxDepth, maxInputLength, forbid, forbidCoercions, skip) => {
+      const schema = current();
+      return enter(() =>
+        schema.extract(
+          writeInput(bounded(text, maxInputLength)),
+          maxDepth,
+          maxInputLength,
+          forbid,
+          forbidCoercions,
+          skip,
+        ),
+      );
+    },
+    get raw() {
+      return current();
+    },
+    free: () => free(),
   };
 }

@@ -132,6 +132,49 @@ test('a browser page without a bundler imports the package and runs the corpus',
   assert.deepEqual(errors, []);
 });
 
+test("a trap on a page's main thread costs one call: the module is re-created and the next calls work", async () => {
+  // The module's memory capped at 4 MiB of growth, so that a 2 MB input of control characters (escaped six
+  // bytes each) runs it out of memory: a real trap.
+  writeFileSync(join(scratch, 'capped-memory.mjs'), readFileSync(join(repo, 'tests/ts/capped-memory.mjs')));
+  writeFileSync(
+    join(scratch, 'trap.html'),
+    `<!doctype html><link rel="icon" href="data:,"><script type="module">
+    import * as api from './node_modules/llm-response-sanitizer/dist/browser.js';
+    import { capMemory } from './capped-memory.mjs';
+    const wasm = await (await fetch('./node_modules/llm-response-sanitizer/pkg/llm_response_sanitizer_bg.wasm')).arrayBuffer();
+    await api.init(capMemory(wasm, 64));
+    const out = {};
+    const cleaner = new api.StreamCleaner();
+    cleaner.push('<think>x');
+    try { api.repairJson('["' + '\\u0001'.repeat(2000000)); } catch (e) { out.trap = [e.name, e.reason, e.cause?.name]; }
+    // Chromium may refuse to instantiate a large module synchronously on the main thread: then calls
+    // say the module is being re-created until init() has waited for it.
+    try { out.next = api.parseAndRepair('[1, 2,'); } catch (e) { out.next = [e.name, e.reason]; await api.init(); }
+    out.after = api.parseAndRepair('{"a": 1,');
+    try { cleaner.push('y'); } catch (e) { out.stale = [e.name, e.reason]; }
+    out.fresh = api.clean('<think>x</think>answer');
+    window.out = out;
+    document.title = 'ready';
+  </script>`,
+  );
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${base}trap.html`);
+  await page.waitForFunction(() => document.title === 'ready');
+  const out = await page.evaluate(() => window.out);
+  console.log(`after a trap on the main thread, the next call gave ${JSON.stringify(out.next)}`);
+  assert.deepEqual(out.trap, ['ModuleTrapError', 'trapped', 'RuntimeError']);
+  assert.ok(
+    JSON.stringify(out.next) === '[1,2]' || JSON.stringify(out.next) === '["ModuleTrapError","recreating"]',
+    JSON.stringify(out.next),
+  );
+  assert.deepEqual(out.after, { a: 1 });
+  assert.deepEqual(out.stale, ['ModuleTrapError', 'stale']);
+  assert.equal(out.fresh, 'answer');
+  assert.deepEqual(errors, []);
+});
+
 test('a module Web Worker imports the package and runs the corpus off the main thread', async () => {
   // The worker answers {fn, arg} with fn(arg), fn being one of the corpus runners above, so the page and
   // the worker run the same checks.
