@@ -54,11 +54,12 @@ impl ErrorKind {
             ErrorKind::InputLimitExceeded { limit } => {
                 format!("input is longer than the limit of {limit} UTF-16 code units")
             }
+            // The repair's code only: its description would bring every kind's description into the wasm
+            // (0.9 KB gzipped, measured). The TypeScript side adds it to the message.
             ErrorKind::RepairForbidden { repair } => {
                 format!(
-                    "the text needs a repair the options forbid: {} ({})",
-                    repair.code(),
-                    repair.describe()
+                    "the text needs a repair the options forbid: {}",
+                    repair.code()
                 )
             }
         }

@@ -401,7 +401,9 @@ export interface CorePartialJson {
  */
 export function decodeError(out: string): RawRepairErr['error'] {
   const e = JSON.parse(out.slice(1)) as Omit<RawRepairErr['error'], 'message'>;
-  return { ...e, message: `${e.detail} (at line ${e.line}, column ${e.column}, index ${e.position})` };
+  // The core names a forbidden repair by its code; its description is here.
+  const detail = e.repair === undefined ? e.detail : `${e.detail} (${repairDescription(e.repair)})`;
+  return { ...e, detail, message: `${detail} (at line ${e.line}, column ${e.column}, index ${e.position})` };
 }
 
 const DESCRIPTIONS = new Map<string, string>(REPAIR_KIND_INFO.map((k) => [k.kind, k.description]));

@@ -295,7 +295,12 @@ test('maxInputLength counts UTF-16 code units', () => {
 test('forbid, allow and strict stop the repairs they name', () => {
   assert.throws(
     () => parseAndRepair('[1,]', { forbid: ['trailing_comma'] }),
-    (e) => e.kind === 'repair_forbidden' && e.repair === 'trailing_comma' && e.position === 2,
+    (e) =>
+      e.kind === 'repair_forbidden' &&
+      e.repair === 'trailing_comma' &&
+      e.position === 2 &&
+      e.message ===
+        'the text needs a repair the options forbid: trailing_comma (removed a trailing comma) (at line 1, column 3, index 2)',
   );
   assert.throws(
     () => parseAndRepair('{"a": "b', { forbid: ['truncation'] }),

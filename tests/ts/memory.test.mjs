@@ -31,12 +31,19 @@ function use(cleaner) {
 
 const BATCH = 10_000;
 
-/** A collection, then time for finalizers to run, as an idle server's event loop would give them. */
+/**
+ * A collection, then time for finalizers to run, as an idle server's event loop would give them: twice,
+ * each time until a sentinel of our own has been finalized too (on a busy machine 5 ms were not always
+ * enough), or at most a second.
+ */
+const sentinels = new FinalizationRegistry((resolve) => resolve());
 async function settle() {
-  gc();
-  await new Promise((r) => setTimeout(r, 0));
-  gc();
-  await new Promise((r) => setTimeout(r, 5));
+  for (let round = 0; round < 2; round++) {
+    const finalized = new Promise((resolve) => sentinels.register({}, resolve));
+    gc();
+    await Promise.race([finalized, new Promise((r) => setTimeout(r, 1000))]);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
 /**
