@@ -74,7 +74,7 @@ repair_kinds! {
     ControlCharacter => "control_character", Quotes, "escaped a raw control character (newline, tab, ...) inside a string";
     InvalidEscape => "invalid_escape", Quotes, "kept the backslash of an invalid escape sequence";
     // Literals and numbers.
-    PythonLiteral => "python_literal", Literals, "replaced a Python literal (True, False, None)";
+    PythonLiteral => "python_literal", Literals, "replaced a Python literal (True, False, None, a tuple's parentheses)";
     NonJsonLiteral => "non_json_literal", Literals, "replaced undefined, NaN or Infinity by null";
     NumberFormat => "number_format", Literals, "rewrote a number in JSON form (leading +, .5, 12., 1,000)";
     NumberAsString => "number_as_string", Literals, "kept a number-like token that is not a JSON number as a string (02134, 1.2.3, 12,50)";

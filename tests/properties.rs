@@ -124,6 +124,25 @@ proptest! {
         prop_assert_eq!(got, serde_json::json!({"note": content, "n": n}), "{}", text);
     }
 
+    /// A Python tuple of any values (`(1, "a", None)`, `(x,)`, `()`) is the array of those values, and
+    /// the members after it are kept.
+    #[test]
+    fn a_python_tuple_is_the_array_of_its_items(
+        items in prop::collection::vec(json_value(), 0..6),
+        spaced in any::<bool>(),
+        trailing in any::<bool>(),
+        n in 0u32..1000,
+    ) {
+        let texts: Vec<String> = items.iter().map(|v| serde_json::to_string(v).unwrap()).collect();
+        let sep = if spaced { " , " } else { ", " };
+        // A one-item tuple needs its comma in Python; any other may have one.
+        let comma = if items.len() == 1 || (trailing && !items.is_empty()) { "," } else { "" };
+        let text = format!("{{\"t\": ({}{comma}), \"n\": {n}}}", texts.join(sep));
+        let out = repair(&text, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        prop_assert_eq!(got, serde_json::json!({"t": items, "n": n}), "{}", text);
+    }
+
     /// A line comment before a closer on its line (`"a": 1 // note }, "b": 2`) keeps every value.
     #[test]
     fn a_line_comment_before_a_closer_keeps_every_value(

@@ -74,6 +74,9 @@ pub const TOKENS: &[&str] = &[
     "\\d",
     "Sure: ",
     "{\\\"a\\\": 1}",
+    "(",
+    "(1, ",
+    ",)",
 ];
 
 /// Up to `max` tokens glued together.

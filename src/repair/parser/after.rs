@@ -33,6 +33,7 @@ impl Parser<'_> {
                 Ok(())
             }
             b'}' | b']' => self.close_with(b),
+            b')' if top == Container::Tuple => self.close_with(b),
             b':' | b')' => self.skip_unexpected(),
             b'.' | 0xE2 if self.ellipsis_at(self.st.pos)? => self.ellipsis(),
             // repair: `[{"i": 1 {"i": 2}]`: the object's `}` and the comma after it are missing
@@ -204,7 +205,10 @@ impl Parser<'_> {
             _ => {}
         }
         while let Some(kind) = self.top() {
-            if matches!(kind, Container::Object | Container::Array) {
+            if matches!(
+                kind,
+                Container::Object | Container::Array | Container::Tuple
+            ) {
                 self.record(RepairKind::UnclosedContainer, at)?;
             }
             self.st.pos = at;

@@ -536,6 +536,11 @@ mod tests {
         "\"]",
         "\"}",
         "\"] y\"",
+        // Python tuples.
+        "(",
+        "(1, ",
+        "('a', ",
+        ",)",
     ];
 
     fn soup() -> impl Strategy<Value = String> {

@@ -105,6 +105,8 @@ enum Container {
     Call,
     /// The array inserted around comma-separated top-level values.
     Wrapper,
+    /// A Python tuple, `(1, 2)`: written as an array, closed by `)`.
+    Tuple,
 }
 
 /// One open container.
@@ -125,7 +127,9 @@ impl Frame {
     fn closed_by(&self, c: u8) -> bool {
         matches!(
             (self.kind, c),
-            (Container::Object, b'}') | (Container::Array | Container::Wrapper, b']')
+            (Container::Object, b'}')
+                | (Container::Array | Container::Wrapper, b']')
+                | (Container::Tuple, b')')
         )
     }
 }
@@ -511,7 +515,7 @@ impl<'a> Parser<'a> {
     /// Starts a value: in arrays it is a new item; in objects the member began at its key.
     fn begin_value(&mut self) {
         match self.top() {
-            Some(Container::Array | Container::Wrapper) => self.begin_item(),
+            Some(Container::Array | Container::Wrapper | Container::Tuple) => self.begin_item(),
             None => self.st.root_out = self.st.out.len(),
             _ => {}
         }
@@ -644,7 +648,7 @@ impl<'a> Parser<'a> {
         let frame = self.st.stack.pop().expect("an open container");
         match frame.kind {
             Container::Object => self.st.out.push(b'}'),
-            Container::Array | Container::Wrapper => self.st.out.push(b']'),
+            Container::Array | Container::Wrapper | Container::Tuple => self.st.out.push(b']'),
             Container::Call => {}
         }
         self.st.pending_comma = None;

@@ -395,7 +395,7 @@ impl Parser<'_> {
     /// repair: bare words (`active`, `team-b`, `in progress`) become a string, up to the next delimiter.
     pub(super) fn bare_string(&mut self, start: usize) -> Step {
         let s = self.input.seen();
-        let in_call = self.top() == Some(Container::Call);
+        let in_call = matches!(self.top(), Some(Container::Call | Container::Tuple));
         let mut k = start;
         while let Some(b) = s.at(k)? {
             if matches!(b, b',' | b'}' | b']' | b'\n' | b'\r' | b'"')

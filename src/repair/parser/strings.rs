@@ -297,7 +297,7 @@ impl Parser<'_> {
             b'}' | b']' => self.closer_ends_string(q, next)?,
             // Inside a bracket the content opened, a comma is the pasted value's (`"{"a": 1, "b": 2}"`).
             b',' => self.st.str.inner_open == 0 && self.continues_after_comma(q + 1, ctx)?,
-            b')' => self.top() == Some(Container::Call),
+            b')' => matches!(self.top(), Some(Container::Call | Container::Tuple)),
             b'+' => ctx == Ctx::Value && self.is_concatenation(q)?,
             _ if s.quote_at(q).is_some() => spaced,
             // A key followed by a value with no colon between: `{"a" 1}`.
@@ -306,7 +306,10 @@ impl Parser<'_> {
             // `{"a"2}`, `["a" 2]`. Prose goes on after its number (`"say "hi" 2 times"`).
             b if (ctx == Ctx::Key
                 || self.st.str.quotes_seen == 0
-                || matches!(self.top(), Some(Container::Array | Container::Wrapper)))
+                || matches!(
+                    self.top(),
+                    Some(Container::Array | Container::Wrapper | Container::Tuple)
+                ))
                 && self.whole_value_at(q, b)? =>
             {
                 true
@@ -403,6 +406,7 @@ impl Parser<'_> {
         }
         Ok(s.quote_at(r).is_some()
             || matches!(b, b'{' | b'[' | b']')
+            || (matches!(b, b'(' | b')') && self.top() == Some(Container::Tuple))
             || b.is_ascii_digit()
             || (b == b'-' && s.at(r + 1)?.is_some_and(|b| b.is_ascii_digit()))
             || self.keyword_at(r)?

@@ -18,6 +18,12 @@ impl Parser<'_> {
                 self.st.pos += 1;
                 self.close_call()
             }
+            b')' if self.top() == Some(Container::Tuple) => self.closer_in_value(b),
+            b'(' if self.tuple_at(self.st.pos)? => {
+                // repair: `(1, 2)`, `("a", "b")`: a Python tuple is an array
+                self.record(RepairKind::PythonLiteral, self.st.pos)?;
+                self.open(Container::Tuple)
+            }
             b':' => self.skip_unexpected(),
             _ => {
                 if let Some(quote) = s.quote_at(self.st.pos) {
@@ -36,6 +42,19 @@ impl Parser<'_> {
                 }
             }
         }
+    }
+
+    /// Whether the `(` at `i` opens a tuple: an item or its `)` follows it, not a word (`(approx)` stays text).
+    #[inline(never)]
+    fn tuple_at(&self, i: usize) -> Result<bool, Stop> {
+        let (q, _) = self.peek_past_space_and_comments(i + 1, false)?;
+        let s = self.input.seen();
+        let Some(b) = s.at(q)? else {
+            return Ok(false);
+        };
+        Ok(matches!(b, b'0'..=b'9' | b'-' | b'[' | b'{' | b'(' | b')')
+            || s.quote_at(q).is_some()
+            || self.keyword_at(q)?)
     }
 
     /// Whether an ellipsis placeholder starts at `i` (in a stream, `.` and `..` at the end may grow into one).
@@ -77,7 +96,7 @@ impl Parser<'_> {
     /// A comma where a value was expected.
     pub(super) fn comma_in_value(&mut self) -> Step {
         match self.top() {
-            Some(Container::Array | Container::Wrapper) => {
+            Some(Container::Array | Container::Wrapper | Container::Tuple) => {
                 // repair: `[,1]`, `[1,,2]`
                 self.record(RepairKind::RedundantComma, self.st.pos)?;
                 self.st.pending_comma = Some(self.st.pos);
@@ -148,7 +167,7 @@ impl Parser<'_> {
         n >= 2
             && matches!(
                 self.st.stack[n - 2].kind,
-                Container::Array | Container::Wrapper
+                Container::Array | Container::Wrapper | Container::Tuple
             )
     }
 
