@@ -143,6 +143,33 @@ proptest! {
         prop_assert_eq!(got, serde_json::json!({"t": items, "n": n}), "{}", text);
     }
 
+    /// A Python set whose first item is a number or a single-quoted string (`{'a', 'b'}`, `{3, 1}`) is
+    /// the array of its items, and the members after it are kept.
+    #[test]
+    fn a_python_set_is_the_array_of_its_items(
+        first in prop_oneof![
+            any::<i64>().prop_map(Value::from),
+            "[a-zA-Z0-9 \"\\\\/\n\té😀{}\\[\\],:']{0,12}".prop_map(Value::String),
+        ],
+        rest in prop::collection::vec(json_value(), 0..5),
+        trailing in any::<bool>(),
+        n in 0u32..1000,
+    ) {
+        let items: Vec<Value> = std::iter::once(first).chain(rest).collect();
+        let mut texts: Vec<String> = items.iter().map(|v| serde_json::to_string(v).unwrap()).collect();
+        if let Value::String(first) = &items[0] {
+            // As Python writes it: single quotes, a `'` inside escaped, a `\"` inside not.
+            let body = serde_json::to_string(first).unwrap();
+            let body = body[1..body.len() - 1].replace("\\\"", "\"").replace('\'', "\\'");
+            texts[0] = format!("'{body}'");
+        }
+        let comma = if trailing { "," } else { "" };
+        let text = format!("{{\"s\": {{{}{comma}}}, \"n\": {n}}}", texts.join(", "));
+        let out = repair(&text, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        prop_assert_eq!(got, serde_json::json!({"s": items, "n": n}), "{}", text);
+    }
+
     /// A line comment before a closer on its line (`"a": 1 // note }, "b": 2`) keeps every value.
     #[test]
     fn a_line_comment_before_a_closer_keeps_every_value(

@@ -77,6 +77,7 @@ pub const TOKENS: &[&str] = &[
     "(",
     "(1, ",
     ",)",
+    "{'a', ",
 ];
 
 /// Up to `max` tokens glued together.

@@ -205,10 +205,7 @@ impl Parser<'_> {
             _ => {}
         }
         while let Some(kind) = self.top() {
-            if matches!(
-                kind,
-                Container::Object | Container::Array | Container::Tuple
-            ) {
+            if !matches!(kind, Container::Call | Container::Wrapper) {
                 self.record(RepairKind::UnclosedContainer, at)?;
             }
             self.st.pos = at;

@@ -19,6 +19,7 @@
 
 use super::numbers::{is_strict_number, is_token_end};
 use super::strings::is_short_escape;
+use super::value::may_open_set;
 use super::{
     copy_from, push_bytes, push_control, Container, Ctx, Parser, State, Step, KEYWORDS,
     SPECIAL_DOUBLE, SPECIAL_SINGLE,
@@ -35,6 +36,13 @@ fn skip_ws(s: &[u8], mut i: usize, end: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// Whether what follows the `{` at `pos`, past ASCII spaces, may be a Python set's first item or the
+/// no-break space before it; only then is `set_at` asked, and only a set leaves the lane.
+fn set_may_open(s: &[u8], pos: usize, end: usize) -> bool {
+    let n = skip_ws(s, pos + 1, end);
+    n < end && may_open_set(s[n])
 }
 
 /// Bytes of an unquoted key the fast lane reads: ASCII identifier bytes that the general parser copies
@@ -237,7 +245,13 @@ impl Parser<'_> {
                             return Ok(());
                         }
                     }
-                    b'{' => self.open(Container::Object)?,
+                    b'{' => {
+                        // A Python set (`{1, 2}`, `{'a', 'b'}`) is left to the general step.
+                        if set_may_open(s, pos, end) && self.set_at(pos)? {
+                            return Ok(());
+                        }
+                        self.open(Container::Object)?
+                    }
                     b'[' => self.open(Container::Array)?,
                     b']' if !in_object => self.close_with(b)?,
                     b'-' | b'0'..=b'9' => {
@@ -541,6 +555,9 @@ mod tests {
         "(1, ",
         "('a', ",
         ",)",
+        // Python sets.
+        "{1, ",
+        "{'a', ",
     ];
 
     fn soup() -> impl Strategy<Value = String> {

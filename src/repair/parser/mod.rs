@@ -107,6 +107,8 @@ enum Container {
     Wrapper,
     /// A Python tuple, `(1, 2)`: written as an array, closed by `)`.
     Tuple,
+    /// A Python set, `{1, 2}`: written as an array, closed by `}`.
+    Set,
 }
 
 /// One open container.
@@ -122,6 +124,9 @@ struct Frame {
 /// How many open containers a closer of the wrong kind looks through for one of its kind.
 const CLOSER_REACH: usize = 64;
 
+/// How far a set's first string item may run (bytes) for `{` to be read as a Python set.
+const SET_REACH: usize = 256;
+
 impl Frame {
     /// Whether the bracket `c` is this container's own closer.
     fn closed_by(&self, c: u8) -> bool {
@@ -130,6 +135,7 @@ impl Frame {
             (Container::Object, b'}')
                 | (Container::Array | Container::Wrapper, b']')
                 | (Container::Tuple, b')')
+                | (Container::Set, b'}')
         )
     }
 }
@@ -515,9 +521,9 @@ impl<'a> Parser<'a> {
     /// Starts a value: in arrays it is a new item; in objects the member began at its key.
     fn begin_value(&mut self) {
         match self.top() {
-            Some(Container::Array | Container::Wrapper | Container::Tuple) => self.begin_item(),
+            Some(Container::Object | Container::Call) => {}
+            Some(_) => self.begin_item(),
             None => self.st.root_out = self.st.out.len(),
-            _ => {}
         }
         self.st.pending_comma = None;
         self.st.tentative = None;
@@ -648,8 +654,8 @@ impl<'a> Parser<'a> {
         let frame = self.st.stack.pop().expect("an open container");
         match frame.kind {
             Container::Object => self.st.out.push(b'}'),
-            Container::Array | Container::Wrapper | Container::Tuple => self.st.out.push(b']'),
             Container::Call => {}
+            _ => self.st.out.push(b']'),
         }
         self.st.pending_comma = None;
         if frame.kind == Container::Wrapper {

@@ -308,7 +308,7 @@ impl Parser<'_> {
                 || self.st.str.quotes_seen == 0
                 || matches!(
                     self.top(),
-                    Some(Container::Array | Container::Wrapper | Container::Tuple)
+                    Some(Container::Array | Container::Wrapper | Container::Tuple | Container::Set)
                 ))
                 && self.whole_value_at(q, b)? =>
             {
@@ -406,7 +406,8 @@ impl Parser<'_> {
         }
         Ok(s.quote_at(r).is_some()
             || matches!(b, b'{' | b'[' | b']')
-            || (matches!(b, b'(' | b')') && self.top() == Some(Container::Tuple))
+            || (matches!(b, b'(' | b')' | b'}')
+                && matches!(self.top(), Some(Container::Tuple | Container::Set)))
             || b.is_ascii_digit()
             || (b == b'-' && s.at(r + 1)?.is_some_and(|b| b.is_ascii_digit()))
             || self.keyword_at(r)?

@@ -7,6 +7,11 @@ impl Parser<'_> {
         let s = self.input.seen();
         let b = s[self.st.pos];
         match b {
+            b'{' if self.set_at(self.st.pos)? => {
+                // repair: `{1, 2}`, `{'a', 'b'}`: a Python set is an array
+                self.record(RepairKind::PythonLiteral, self.st.pos)?;
+                self.open(Container::Set)
+            }
             b'{' | b'[' => self.open(if b == b'{' {
                 Container::Object
             } else {
@@ -57,6 +62,49 @@ impl Parser<'_> {
             || self.keyword_at(q)?)
     }
 
+    /// Whether the `{` at `i` opens a Python set (`{1, 2}`, `{'a', 'b'}`): its first item, a number or a
+    /// single-quoted string on one line (Python writes strings so), is followed by `}`, or by a comma and
+    /// then no key.
+    #[inline(never)]
+    pub(super) fn set_at(&self, i: usize) -> Result<bool, Stop> {
+        let s = self.input.seen();
+        let q = self.past_space(i + 1)?;
+        let Some(b) = s.at(q)? else {
+            return Ok(false);
+        };
+        // Only Python's own quote: a JSON object's `{"` is never held back waiting for its first key.
+        let end = if b == b'\'' {
+            let mut k = q + 1;
+            loop {
+                match s.at(k)? {
+                    Some(c) if c == b => break k + 1,
+                    Some(b'\\') => k += 2,
+                    Some(b'\n') | None => return Ok(false),
+                    Some(_) => k += 1,
+                }
+                if k > q + SET_REACH {
+                    return Ok(false);
+                }
+            }
+        } else if b.is_ascii_digit() || b == b'-' {
+            self.word_end(q)?
+        } else {
+            return Ok(false);
+        };
+        let r = self.past_space(end)?;
+        Ok(match s.at(r)? {
+            Some(b'}') => true,
+            Some(b',') => !self.is_key_ahead(self.past_space(r + 1)?)?,
+            _ => false,
+        })
+    }
+
+    /// Past plain spaces (and no-break ones) from `i`. A set with a comment before one of its first items
+    /// stays an object: looking for comments at every `{` would cost more than such sets are worth.
+    fn past_space(&self, i: usize) -> Result<usize, Stop> {
+        Ok(self.input.peek_past_space(i).0)
+    }
+
     /// Whether an ellipsis placeholder starts at `i` (in a stream, `.` and `..` at the end may grow into one).
     pub(super) fn ellipsis_at(&self, i: usize) -> Result<bool, Stop> {
         Ok(self.input.seen().ellipsis_len(i)? > 0)
@@ -96,7 +144,7 @@ impl Parser<'_> {
     /// A comma where a value was expected.
     pub(super) fn comma_in_value(&mut self) -> Step {
         match self.top() {
-            Some(Container::Array | Container::Wrapper | Container::Tuple) => {
+            Some(Container::Array | Container::Wrapper | Container::Tuple | Container::Set) => {
                 // repair: `[,1]`, `[1,,2]`
                 self.record(RepairKind::RedundantComma, self.st.pos)?;
                 self.st.pending_comma = Some(self.st.pos);
@@ -167,7 +215,7 @@ impl Parser<'_> {
         n >= 2
             && matches!(
                 self.st.stack[n - 2].kind,
-                Container::Array | Container::Wrapper | Container::Tuple
+                Container::Array | Container::Wrapper | Container::Tuple | Container::Set
             )
     }
 
@@ -258,4 +306,10 @@ impl Parser<'_> {
             }
         }
     }
+}
+
+/// Whether `b`, the first byte after a `{` and its ASCII spaces, may begin a Python set's first item or
+/// the no-break space before it.
+pub(super) fn may_open_set(b: u8) -> bool {
+    matches!(b, b'\'' | b'-' | b'0'..=b'9' | 0x80..)
 }
