@@ -426,28 +426,16 @@ impl JsPartialJson {
     }
 }
 
-#[wasm_bindgen(inline_js = "const cache = new Map();\n\
-export function regexpTest(pattern, text) {\n\
-  let re = cache.get(pattern);\n\
-  if (re === undefined) {\n\
-    try { re = new RegExp(pattern, 'u'); } catch { try { re = new RegExp(pattern); } catch { re = null; } }\n\
-    if (cache.size >= 4096) cache.clear();\n\
-    cache.set(pattern, re);\n\
-  }\n\
-  if (re === null) return -1;\n\
-  // An exception must not unwind through wasm frames (it would leave the module unusable): a test the\n\
-  // host cannot complete (its stack overflows on a huge text) is a failed match.\n\
-  try { return re.test(text) ? 1 : 0; } catch { return -2; }\n\
-}\n")]
+#[wasm_bindgen(module = "/js/pattern.js")]
 extern "C" {
-    /// The host's ECMAScript `RegExp` (with the `u` flag when the pattern allows it), cached by source:
-    /// 1 for a match, 0 for none, -1 for a pattern that is not a regular expression, -2 for a test the
-    /// host could not complete.
+    /// ECMAScript regular expressions (with the `u` flag when the pattern allows it) in time linear in the
+    /// text (`js/pattern.js`): 1 for a match, 0 for none, -1 for a pattern that is not a regular
+    /// expression, -2 for a test the host could not complete.
     #[wasm_bindgen(js_name = regexpTest)]
     fn regexp_test(pattern: &str, text: &str) -> i32;
 }
 
-/// The schema engine's regular expressions: the host's `RegExp`.
+/// The schema engine's regular expressions: ECMAScript's, in linear time (`js/pattern.js`).
 fn host_regex(pattern: &str, text: &str) -> Option<bool> {
     match regexp_test(pattern, text) {
         1 => Some(true),
