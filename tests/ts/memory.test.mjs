@@ -32,13 +32,13 @@ function use(cleaner) {
 const BATCH = 10_000;
 
 /**
- * A collection, then time for finalizers to run, as an idle server's event loop would give them: twice,
- * each time until a sentinel of our own has been finalized too (on a busy machine 5 ms were not always
- * enough), or at most a second.
+ * A collection, then time for finalizers to run, as an idle server's event loop would give them: four
+ * times, each time until a sentinel of our own has been finalized too, or at most a second. Under the
+ * parallel test runner, two rounds of 5 ms were sometimes not enough for 10,000 dropped objects.
  */
 const sentinels = new FinalizationRegistry((resolve) => resolve());
 async function settle() {
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < 4; round++) {
     const finalized = new Promise((resolve) => sentinels.register({}, resolve));
     gc();
     await Promise.race([finalized, new Promise((r) => setTimeout(r, 1000))]);
