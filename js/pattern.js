@@ -387,43 +387,11 @@ function run({ program, unicode, anchored }, text) {
   let current = new Int32Array(n);
   let next = new Int32Array(n);
   let count = 0;
-  let nextCount = 0;
   // The position each instruction was last added at (+1), so that it is added once per position.
   const mark = new Int32Array(n);
-  const stack = new Int32Array(n + 1);
+  // Each instruction pushes at most two others the first time it is reached at a position.
+  const stack = new Int32Array(2 * n + 1);
   const len = text.length;
-
-  /**
-   * Adds the thread at `pc` and what it reaches without reading, at position `at`, to `list`.
-   * @returns {boolean} whether a match was reached
-   */
-  const addThread = (/** @type {Int32Array} */ list, /** @type {number} */ start, /** @type {number} */ at, listCount) => {
-    let top = 0;
-    stack[top++] = start;
-    while (top > 0) {
-      const pc = stack[--top];
-      if (mark[pc] === at + 1) continue;
-      mark[pc] = at + 1;
-      switch (op[pc]) {
-        case CHAR:
-          list[listCount.n++] = pc;
-          break;
-        case MATCH:
-          return true;
-        case JUMP:
-          stack[top++] = a[pc];
-          break;
-        case SPLIT:
-          stack[top++] = b[pc];
-          stack[top++] = a[pc];
-          break;
-        case ASSERT:
-          if (holds(a[pc], at)) stack[top++] = pc + 1;
-          break;
-      }
-    }
-    return false;
-  };
 
   /** @param {number} kind @param {number} at */
   const holds = (kind, at) => {
@@ -440,25 +408,60 @@ function run({ program, unicode, anchored }, text) {
     }
   };
 
-  const counter = { n: 0 };
+  /**
+   * Adds the thread at `start`, and every thread it reaches without reading, at position `at` to the
+   * `size` threads of `list`; returns the new size, or -1 when a match was reached.
+   * @param {Int32Array} list
+   * @param {number} size
+   * @param {number} start
+   * @param {number} at
+   */
+  const addThread = (list, size, start, at) => {
+    let top = 0;
+    stack[top++] = start;
+    while (top > 0) {
+      const pc = stack[--top];
+      if (mark[pc] === at + 1) continue;
+      mark[pc] = at + 1;
+      switch (op[pc]) {
+        case CHAR:
+          list[size++] = pc;
+          break;
+        case MATCH:
+          return -1;
+        case JUMP:
+          stack[top++] = a[pc];
+          break;
+        case SPLIT:
+          stack[top++] = b[pc];
+          stack[top++] = a[pc];
+          break;
+        case ASSERT:
+          if (holds(a[pc], at)) stack[top++] = pc + 1;
+          break;
+      }
+    }
+    return size;
+  };
+
   for (let at = 0; ; ) {
     if (at === 0 || !anchored) {
-      counter.n = count;
-      if (addThread(current, 0, at, counter)) return true;
-      count = counter.n;
+      count = addThread(current, count, 0, at);
+      if (count < 0) return true;
     }
-    if (count === 0 && (anchored || at >= len)) return false;
-    if (at >= len) return false;
+    if (at >= len || (count === 0 && anchored)) return false;
     const code = unicode ? /** @type {number} */ (text.codePointAt(at)) : text.charCodeAt(at);
     const width = code > 0xffff ? 2 : 1;
-    counter.n = 0;
+    let size = 0;
     for (let k = 0; k < count; k++) {
       const pc = current[k];
-      if (matches(atoms[a[pc]], code, unicode) && addThread(next, pc + 1, at + width, counter)) return true;
+      if (matches(atoms[a[pc]], code, unicode)) {
+        size = addThread(next, size, pc + 1, at + width);
+        if (size < 0) return true;
+      }
     }
-    nextCount = counter.n;
     [current, next] = [next, current];
-    count = nextCount;
+    count = size;
     at += width;
   }
 }

@@ -64,11 +64,12 @@ impl Parser<'_> {
 
     /// Whether the `{` at `i` opens a Python set (`{1, 2}`, `{'a', 'b'}`): its first item, a number or a
     /// single-quoted string on one line (Python writes strings so), is followed by `}`, or by a comma and
-    /// then no key.
+    /// then no key. Only spaces are skipped, not comments: looking for comments at every `{` would cost
+    /// more than such sets are worth.
     #[inline(never)]
     pub(super) fn set_at(&self, i: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
-        let q = self.past_space(i + 1)?;
+        let q = self.input.peek_past_space(i + 1).0;
         let Some(b) = s.at(q)? else {
             return Ok(false);
         };
@@ -91,18 +92,12 @@ impl Parser<'_> {
         } else {
             return Ok(false);
         };
-        let r = self.past_space(end)?;
+        let r = self.input.peek_past_space(end).0;
         Ok(match s.at(r)? {
             Some(b'}') => true,
-            Some(b',') => !self.is_key_ahead(self.past_space(r + 1)?)?,
+            Some(b',') => !self.is_key_ahead(self.input.peek_past_space(r + 1).0)?,
             _ => false,
         })
-    }
-
-    /// Past plain spaces (and no-break ones) from `i`. A set with a comment before one of its first items
-    /// stays an object: looking for comments at every `{` would cost more than such sets are worth.
-    fn past_space(&self, i: usize) -> Result<usize, Stop> {
-        Ok(self.input.peek_past_space(i).0)
     }
 
     /// Whether an ellipsis placeholder starts at `i` (in a stream, `.` and `..` at the end may grow into one).
