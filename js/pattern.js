@@ -244,7 +244,6 @@ class Parser {
         if (trail >= 0xdc00 && trail <= 0xdfff) len = 12;
       }
     } else if ((c === 'p' || c === 'P') && this.u) len = s.indexOf('}', this.i) + 1 - this.i;
-    else if (this.u && c.charCodeAt(0) >= 0xd800 && c.charCodeAt(0) <= 0xdbff) len = 3;
     if (len <= 1) throw new Error('escape');
     return this.atom(len);
   }
