@@ -5,6 +5,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import {
   parseAndRepair,
   repairJson,
@@ -502,7 +504,36 @@ out(
   `| the same after a think block, fenced, \`"chosenIndex": "2"\` | ${mbps(exMessy, avgTurn)} MB/s, 100% right | ${ajvMessy}% right (JSON.parse throws) | |`,
 );
 
-// 10. Size.
+// 10. Cold start: import and the first call in a new process, as every CLI run, serverless function and page
+// load pays it. Each measurement is a separate process (benches/cold-start.mjs); medians of 20, interleaved.
+out();
+out("## Cold start: import + first call in a new process (bar: ≤ jsonrepair's + 10 ms)");
+out();
+const coldRuns = quick ? 3 : 20;
+const coldProbe = fileURLToPath(new URL('cold-start.mjs', import.meta.url));
+const coldOf = Object.fromEntries(['ours', 'ours-cjs', 'jsonrepair'].map((k) => [k, []]));
+for (let i = 0; i < coldRuns; i++) {
+  for (const [which, runs] of Object.entries(coldOf)) {
+    runs.push(JSON.parse(execFileSync(process.execPath, [coldProbe, which], { encoding: 'utf8' })));
+  }
+}
+const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+const coldJr = median(coldOf.jsonrepair.map((r) => r.import + r.call));
+out('| library | import | first call | total | minus jsonrepair |');
+out('| --- | ---: | ---: | ---: | ---: |');
+for (const [which, label] of [
+  ['ours', 'llm-response-sanitizer (`import`)'],
+  ['ours-cjs', 'llm-response-sanitizer (`require`)'],
+  ['jsonrepair', 'jsonrepair (fence regex, `JSON.parse`)'],
+]) {
+  const runs = coldOf[which];
+  const total = median(runs.map((r) => r.import + r.call));
+  out(
+    `| ${label} | ${median(runs.map((r) => r.import)).toFixed(1)} ms | ${median(runs.map((r) => r.call)).toFixed(1)} ms | ${total.toFixed(1)} ms | ${(total - coldJr).toFixed(1)} ms |`,
+  );
+}
+
+// 11. Size.
 const wasm = readFileSync(new URL('../pkg/llm_response_sanitizer_bg.wasm', import.meta.url));
 out();
 out(`## Size (bar: ≤ 100 KB gzipped)`);

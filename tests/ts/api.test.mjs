@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as api from 'llm-response-sanitizer';
 import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 
 const { parseAndRepair, parseDetailed, repairJson, JsonRepairError, init, repairKinds, clean, PartialJsonParser } = api;
 
@@ -11,6 +13,28 @@ test('init is idempotent and Node is ready on import', async () => {
   await init();
   await init();
   assert.deepEqual(parseAndRepair('[1,]'), [1]);
+});
+
+// The Node entry reads the .wasm through `process.getBuiltinModule` (Node ≥ 20.16). Where a runtime lacks it,
+// the entry loads asynchronously: a call before `await init()` says to call it, and works after.
+test('without process.getBuiltinModule the Node entry is ready after await init()', () => {
+  const script = `
+    delete process.getBuiltinModule;
+    const api = await import('llm-response-sanitizer');
+    let before;
+    try { api.parseAndRepair('[1,]'); before = 'no error'; } catch (e) { before = e.message; }
+    await api.init();
+    process.stdout.write(JSON.stringify({ before, ready: api.isReady(), after: api.parseAndRepair('[1,]') }));
+  `;
+  const out = JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: new URL('.', import.meta.url),
+      encoding: 'utf8',
+    }),
+  );
+  assert.match(out.before, /call `await init\(\)` first/);
+  assert.equal(out.ready, true);
+  assert.deepEqual(out.after, [1]);
 });
 
 test('require() gives the same API', () => {
@@ -363,8 +387,9 @@ test('lone surrogates in input do not crash and valid ones are preserved', () =>
 // parse it. With `assumeInvalid` (its `JSON.parse` threw, or could not succeed) valid input comes back in full,
 // status `valid`, so the host never parses a string of its own that it could not parse.
 test('the core answers valid input in full when the host said its JSON.parse had failed', async () => {
-  await import('llm-response-sanitizer');
-  const { callRepair } = await import('../../dist/wasm.js');
+  // The door itself, not the package's Node entry (one bundled module with its own copy of the door).
+  const { callRepair, initFromBytes } = await import('../../dist/wasm.js');
+  initFromBytes(readFileSync(new URL('../../pkg/llm_response_sanitizer_bg.wasm', import.meta.url)));
   const text = ' {"a": [1, "é"]}\n';
   for (const narrow of [false, true]) {
     const full = callRepair(text, 128, -1, '', true, !narrow, narrow);
