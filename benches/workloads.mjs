@@ -13,7 +13,7 @@ export function rng(seed) {
   };
 }
 
-const WORDS = [
+const LATIN1_WORDS = [
   'goblin',
   'cavern',
   'torch',
@@ -37,21 +37,37 @@ const WORDS = [
   'cache',
   'index',
 ];
+const ASCII_WORDS = LATIN1_WORDS.filter((w) => /^[ -~]*$/.test(w));
 
-function words(r, n) {
+/**
+ * The words of a document's strings, by script: ASCII, with Latin-1 letters (the default, what the speed
+ * ratios were first measured on), and with what models write beyond it — typographic punctuation, emoji,
+ * other scripts. `typographic-single` leaves out the curly double quotes, for documents whose strings are
+ * themselves delimited by them.
+ */
+export const SCRIPTS = {
+  ascii: ASCII_WORDS,
+  latin1: LATIN1_WORDS,
+  typographic: [...ASCII_WORDS, 'it’s', '“ready”', '—', 'wait…', '‘fine’', 'north–south'],
+  'typographic-single': [...ASCII_WORDS, 'it’s', '—', 'wait…', '‘fine’', 'north–south'],
+  emoji: [...ASCII_WORDS, '🚀', '✨', 'ok 👍', '🔥'],
+  cjk: [...ASCII_WORDS, '你好', '世界', '解析器', 'モジュール', '검사'],
+};
+
+function words(r, n, list = SCRIPTS.latin1) {
   const out = [];
-  for (let i = 0; i < n; i++) out.push(WORDS[Math.floor(r() * WORDS.length)]);
+  for (let i = 0; i < n; i++) out.push(list[Math.floor(r() * list.length)]);
   return out.join(' ');
 }
 
 /** One entity, keys in a fixed order. */
-export function entity(r, id) {
+export function entity(r, id, list = SCRIPTS.latin1) {
   return {
     id,
     name: `entity_${id}`,
     type: ['Function', 'Class', 'Variable'][id % 3],
-    text: words(r, 8 + Math.floor(r() * 20)),
-    tags: [words(r, 1), words(r, 1), words(r, 1)],
+    text: words(r, 8 + Math.floor(r() * 20), list),
+    tags: [words(r, 1, list), words(r, 1, list), words(r, 1, list)],
     score: Math.round(r() * 10000) / 100,
     active: r() < 0.5,
     parent: r() < 0.5 ? null : id - 1,
@@ -140,12 +156,14 @@ function wrap(body, how) {
 
 /**
  * A document of `n` entities with `defect` applied to each (a defect class, or 'mixed' to rotate through
- * every class), wrapped as `how` ('none', a wrapper, or 'all'). Truncation cuts inside the last entity's
+ * every class), wrapped as `how` ('none', a wrapper, or 'all'), its strings written in `script` (see SCRIPTS). Truncation cuts inside the last entity's
  * `text`; the expected value then ends with that entity holding the cut text and nothing after it.
  */
-export function document(seed, n, defect, how = 'none') {
+export function document(seed, n, defect, how = 'none', script = 'latin1') {
   const r = rng(seed);
-  const items = Array.from({ length: n }, (_, i) => entity(r, i));
+  // Strings delimited by curly double quotes cannot also hold them.
+  const list = SCRIPTS[script === 'typographic' && defect === 'curly_quotes' ? 'typographic-single' : script];
+  const items = Array.from({ length: n }, (_, i) => entity(r, i, list));
   const classOf = (i) => (defect === 'mixed' ? DEFECTS[i % DEFECTS.length] : defect);
   const truncate = how === 'truncated' || how === 'all';
   const parts = items.map((it, i) => serialize(it, classOf(i)));
@@ -165,7 +183,8 @@ export function document(seed, n, defect, how = 'none') {
     const last = parts[parts.length - 1];
     if (!['curly_quotes', 'raw_newlines'].includes(classOf(n - 1))) {
       const textStart = last.indexOf(items[n - 1].text.slice(0, 5), last.indexOf('text'));
-      const keep = items[n - 1].text.slice(0, Math.max(1, Math.floor(items[n - 1].text.length / 2)));
+      const chars = Array.from(items[n - 1].text);
+      const keep = chars.slice(0, Math.max(1, Math.floor(chars.length / 2))).join('');
       body = `{\n  ${topKey}: [\n  ${parts.slice(0, -1).join(sep)}${sep}${last.slice(0, textStart)}${keep}`;
       const lastValue = values[n - 1];
       const cutValue = {};
@@ -186,12 +205,12 @@ export function document(seed, n, defect, how = 'none') {
 }
 
 /** Strictly valid JSON of about `bytes` bytes. */
-export function validDocument(seed, bytes) {
+export function validDocument(seed, bytes, script = 'latin1') {
   const r = rng(seed);
   const items = [];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
-    const e = entity(r, i);
+    const e = entity(r, i, SCRIPTS[script]);
     items.push(e);
     size += JSON.stringify(e).length + 1;
   }

@@ -170,6 +170,39 @@ proptest! {
         prop_assert_eq!(got, serde_json::json!({"s": items, "n": n}), "{}", text);
     }
 
+    /// Prose in a straight-quoted string keeps its typographic quotes (`“yes” “no”`, `it’s`, `‘best’ —`)
+    /// wherever what follows one cannot end the string, in objects and arrays, single- or double-quoted.
+    #[test]
+    fn typographic_quotes_inside_straight_strings_are_content(
+        words in prop::collection::vec(
+            prop_oneof![
+                "[a-z]{1,6}",
+                "[a-z]{1,6}".prop_map(|w| format!("“{w}”")),
+                "[a-z]{1,6}".prop_map(|w| format!("‘{w}’")),
+                "[a-z]{1,4}".prop_map(|w| format!("{w}’s")),
+                Just("—".to_string()),
+                Just("…".to_string()),
+            ],
+            1..8,
+        ),
+        single in any::<bool>(),
+        in_array in any::<bool>(),
+        n in 0u32..1000,
+    ) {
+        // A quote ends the string only at its end (the last word is never one that ends in a quote).
+        let content = format!("{} end", words.join(" "));
+        let quoted = if single { format!("'{content}'") } else { format!("\"{content}\"") };
+        let text = if in_array {
+            format!("{{\"s\": [{quoted}, {n}], \"n\": {n}}}")
+        } else {
+            format!("{{\"s\": {quoted}, \"n\": {n}}}")
+        };
+        let out = repair(&text, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        let s = if in_array { serde_json::json!([content, n]) } else { Value::String(content) };
+        prop_assert_eq!(got, serde_json::json!({"s": s, "n": n}), "{}", text);
+    }
+
     /// A line comment before a closer on its line (`"a": 1 // note }, "b": 2`) keeps every value.
     #[test]
     fn a_line_comment_before_a_closer_keeps_every_value(

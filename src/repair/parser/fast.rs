@@ -58,6 +58,25 @@ struct Content {
     close: usize,
     close_len: usize,
     control: Option<usize>,
+    /// Whether a typographic quote that could have closed the string was read as content.
+    typographic: bool,
+}
+
+/// Whether the typographic quote that ends just before `k` in a straight-quoted string is content for
+/// certain: past spaces and tabs there is an ASCII character that [`Parser::typographic_may_close`]
+/// stops at and rejects (not a delimiter, a line break, a comment, a fence or a Unicode space).
+#[inline]
+fn typographic_is_content(s: &[u8], k: usize, end: usize) -> bool {
+    let k = s[k..end]
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')
+        .map_or(end, |n| k + n);
+    k < end
+        && matches!(s[k], 0x20..=0x7E)
+        && !matches!(
+            s[k],
+            b',' | b'}' | b']' | b':' | b')' | b'+' | b'`' | b'~' | b'/' | b'#'
+        )
 }
 
 /// Scans string content starting at `i` to its closing quote when every byte before it is content the
@@ -92,6 +111,7 @@ fn scan_content(
         &SPECIAL_DOUBLE
     };
     let mut control = None;
+    let mut typographic = false;
     loop {
         i = skip_plain_string_bytes(s, i, end, single);
         while i < end && !table[s[i] as usize] {
@@ -121,6 +141,7 @@ fn scan_content(
                 close: i,
                 close_len: 1,
                 control,
+                typographic,
             });
         } else {
             match closer_len(style, curly_closes, s, i) {
@@ -133,7 +154,13 @@ fn scan_content(
                         close: i,
                         close_len: n,
                         control,
+                        typographic,
                     })
+                }
+                // A typographic quote in a straight-quoted string, before what cannot end it.
+                3 if own_straight != 0 && typographic_is_content(s, i + 3, end) => {
+                    typographic = true;
+                    i += 3;
                 }
                 // A quote of another kind that may close it: its role only the general steps decide.
                 _ => return None,
@@ -359,6 +386,7 @@ impl Parser<'_> {
             close,
             close_len,
             control,
+            typographic,
         }) = scan_content(
             s,
             open + open_len,
@@ -372,7 +400,8 @@ impl Parser<'_> {
         };
         let after = close + close_len;
         let n = skip_ws(s, after, end);
-        if n >= end {
+        // After a comment the general rule may weigh the quotes taken as content: it decides.
+        if n >= end || typographic && matches!(s[n], b'/' | b'#') {
             return Ok(false);
         }
         let mut key = None;
@@ -558,6 +587,13 @@ mod tests {
         // Python sets.
         "{1, ",
         "{'a', ",
+        // Typographic quotes inside straight-quoted strings, before words, spaces and delimiters.
+        "”s",
+        "” ",
+        "” “",
+        " “yes” ",
+        "’t",
+        "’ ",
     ];
 
     fn soup() -> impl Strategy<Value = String> {

@@ -144,9 +144,13 @@ impl Parser<'_> {
                 self.st.pos += 1;
                 continue;
             }
-            if self.ends_string(self.st.pos + close, self.st.str.ctx)? {
-                let straight_open =
-                    matches!(self.st.str.style, QuoteStyle::Double | QuoteStyle::Single);
+            let straight_open =
+                matches!(self.st.str.style, QuoteStyle::Double | QuoteStyle::Single);
+            // A typographic quote closes a straight-quoted string only before what may end one.
+            let typographic = close == 3 && straight_open;
+            if (!typographic || self.typographic_may_close(self.st.pos + close)?)
+                && self.ends_string(self.st.pos + close, self.st.str.ctx)?
+            {
                 if (close == 1) != straight_open {
                     // repair: a typographic quote closes a straight-quoted string, or the reverse
                     self.record(RepairKind::CurlyQuotes, self.st.pos)?;
@@ -270,6 +274,19 @@ impl Parser<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether a typographic quote that would close a straight-quoted string, ending at `after`, stands
+    /// before what may end one (SPEC §3: "followed by a delimiter"): `,` `}` `]` `:` `)`, `+`, a fence,
+    /// a line break or the end. Before anything else (`"say “yes” “no” twice"`, `'it’s'`) it is content,
+    /// whatever a straight quote there would be; `ends_string` decides the rest.
+    pub(super) fn typographic_may_close(&self, after: usize) -> Result<bool, Stop> {
+        let (q, newline) = self.peek_past_space_and_comments(after, true)?;
+        Ok(newline
+            || match self.input.seen().at(q)? {
+                None => true,
+                Some(b) => matches!(b, b',' | b'}' | b']' | b':' | b')' | b'+' | b'`' | b'~'),
+            })
     }
 
     /// Whether a closing quote whose end is at `after` really ends the string: what follows must be a
