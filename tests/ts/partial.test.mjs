@@ -493,3 +493,16 @@ test('with a schema, an unknown coercion rule is a RangeError that names the par
     (e) => e instanceof RangeError && /^PartialJsonParser: unknown coercion rule 'string_to_bool'/.test(e.message),
   );
 });
+
+// Found by the door's property suite (issue 27): prose with a bracket, then a complete array. While the
+// text may still close the first candidate the stream shows it; at the end the one-shot locator rules it
+// out for the complete array after it, and `finish()` moves there as the class documents.
+test('a candidate the end of the text rules out gives way at finish() to the JSON parseAndRepair finds', () => {
+  const text = 'true[truex[]';
+  const p = new PartialJsonParser();
+  assert.deepEqual(p.push(text.slice(0, 9)).value, []);
+  assert.deepEqual(p.push(text.slice(9)).value, ['truex[']);
+  assert.equal(parseDetailed(text).span.start, 10);
+  assert.deepEqual(p.finish(), parseAndRepair(text));
+  assert.deepEqual(parseAndRepair(text), []);
+});
