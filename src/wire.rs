@@ -275,6 +275,63 @@ mod tests {
         assert_eq!(x["span"], json!([6, 21]));
     }
 
+    use proptest::strategy::Strategy;
+
+    proptest::proptest! {
+        /// Whatever text arrives in whatever chunks, every push's operations cross as JSON the host's
+        /// `JSON.parse` reads, each code with the argument its decoder expects: a string after a key,
+        /// string or append, a JSON scalar after a scalar, nothing after the others (issue 27: raw text
+        /// in an operation once made the host's parse throw mid-stream).
+        #[test]
+        fn every_push_crosses_as_json_the_host_decodes(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::sample::select(vec![
+                        "{", "}", "[", "]", ",", ":", "\"", "'", "\\", "\\u", "\\\"", " ", "\n", "\t",
+                        "“", "”", "true", "tr", "None", "-", "1.5e", "0", "//", "/*", "*/", "#", "```", "<think>",
+                        "</think>", "\u{0}", "\u{1f}", "\u{7f}", "\u{2028}", "é", "😀", "k", "a b",
+                    ]).prop_map(String::from),
+                    "[\\PC\\p{Cc}]{1,4}",
+                ],
+                0..24,
+            ),
+            cuts in proptest::collection::vec(0usize..64, 0..8),
+        ) {
+            let text: String = pieces.concat();
+            let mut bounds: Vec<usize> = cuts.iter().map(|&c| c % (text.len() + 1)).filter(|&c| text.is_char_boundary(c)).collect();
+            bounds.push(text.len());
+            bounds.sort_unstable();
+            let mut p = crate::PartialJson::new(&crate::RepairOptions::default());
+            let mut at = 0;
+            for end in bounds {
+                let Ok(u) = p.push(text.get(at..end).unwrap_or_default()) else {
+                    break;
+                };
+                at = end;
+                let mut wire = String::from("[0");
+                push_changes(&u.changes, &mut wire);
+                wire.push(']');
+                let ops: serde_json::Value = serde_json::from_str(&wire)
+                    .map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{e}: {wire}")))?;
+                let ops = ops.as_array().unwrap();
+                let mut i = 1;
+                while i < ops.len() {
+                    let code = ops[i].as_u64().unwrap();
+                    i += 1;
+                    match code {
+                        4..=6 => { proptest::prop_assert!(ops[i].is_string(), "{}", wire); i += 1; }
+                        8 => {
+                            proptest::prop_assert!(ops[i].is_number() || ops[i].is_boolean() || ops[i].is_null(), "{}", wire);
+                            i += 1;
+                        }
+                        0..=3 | 7 | 9 => {}
+                        _ => proptest::prop_assert!(false, "unknown code {} in {}", code, wire),
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn vocabulary_names_every_kind_and_tag() {
         let v = vocabulary();
