@@ -206,6 +206,7 @@ pub fn vocabulary() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy;
 
     #[test]
     fn codes_are_distinct() {
@@ -274,8 +275,6 @@ mod tests {
         assert_eq!((&x["candidate"], &x["candidates"]), (&json!(0), &json!(1)));
         assert_eq!(x["span"], json!([6, 21]));
     }
-
-    use proptest::strategy::Strategy;
 
     proptest::proptest! {
         /// Whatever text arrives in whatever chunks, every push's operations cross as JSON the host's

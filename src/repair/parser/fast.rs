@@ -67,16 +67,16 @@ struct Content {
 /// stops at and rejects (not a delimiter, a line break, a comment, a fence or a Unicode space).
 #[inline]
 fn typographic_is_content(s: &[u8], k: usize, end: usize) -> bool {
-    let k = s[k..end]
-        .iter()
-        .position(|&b| b != b' ' && b != b'\t')
-        .map_or(end, |n| k + n);
-    k < end
-        && matches!(s[k], 0x20..=0x7E)
-        && !matches!(
-            s[k],
-            b',' | b'}' | b']' | b':' | b')' | b'+' | b'`' | b'~' | b'/' | b'#'
-        )
+    let next = s
+        .get(k..end)
+        .and_then(|rest| rest.iter().find(|&&b| b != b' ' && b != b'\t'));
+    next.is_some_and(|&b| {
+        matches!(b, 0x20..=0x7E)
+            && !matches!(
+                b,
+                b',' | b'}' | b']' | b':' | b')' | b'+' | b'`' | b'~' | b'/' | b'#'
+            )
+    })
 }
 
 /// Scans string content starting at `i` to its closing quote when every byte before it is content the
