@@ -303,8 +303,9 @@ impl Parser<'_> {
     }
 }
 
-/// Whether `b`, the first byte after a `{` and its ASCII spaces, may begin a Python set's first item or
-/// the no-break space before it.
+/// Whether `b`, the first byte after a `{` and its JSON spaces, may begin a Python set's first item or
+/// a space [`Input::peek_past_space`] skips before it (a vertical tab, a form feed, a no-break or other
+/// Unicode space).
 pub(super) fn may_open_set(b: u8) -> bool {
-    matches!(b, b'\'' | b'-' | b'0'..=b'9' | 0x80..)
+    matches!(b, b'\'' | b'-' | b'0'..=b'9' | 0x0B | 0x0C | 0x80..)
 }
