@@ -80,6 +80,8 @@ function rates(fns, inputs, totalMs = budgetMs * 2) {
   return ops.map((n, i) => n / (ns[i] / 1e9));
 }
 
+/** The middle of `xs` (the upper one of an even count). */
+const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
 const fmt = (x, d = 1) => (x >= 100 ? x.toFixed(0) : x.toFixed(d));
 const mbps = (ops, bytes) => fmt((ops * bytes) / 1e6);
 const rows = [];
@@ -309,7 +311,6 @@ function scaling(fn, small, large) {
       times[k].push(Number(process.hrtime.bigint() - s0));
     });
   }
-  const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
   return median(times[1]) / median(times[0]);
 }
 out(`| shape | ours: repairJson | ours: parseAndRepair | jsonrepair |`);
@@ -565,7 +566,6 @@ for (let i = 0; i < coldRuns; i++) {
     runs.push(JSON.parse(execFileSync(process.execPath, [coldProbe, which], { encoding: 'utf8' })));
   }
 }
-const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
 const coldJr = median(coldOf.jsonrepair.map((r) => r.import + r.call));
 out('| library | import | first call | total | minus jsonrepair |');
 out('| --- | ---: | ---: | ---: | ---: |');

@@ -156,8 +156,9 @@ function wrap(body, how) {
 
 /**
  * A document of `n` entities with `defect` applied to each (a defect class, or 'mixed' to rotate through
- * every class), wrapped as `how` ('none', a wrapper, or 'all'), its strings written in `script` (see SCRIPTS). Truncation cuts inside the last entity's
- * `text`; the expected value then ends with that entity holding the cut text and nothing after it.
+ * every class), wrapped as `how` ('none', a wrapper, or 'all'), its strings written in `script` (see
+ * SCRIPTS). Truncation cuts inside the last entity's `text`; the expected value then ends with that entity
+ * holding the cut text and nothing after it.
  */
 export function document(seed, n, defect, how = 'none', script = 'latin1') {
   const r = rng(seed);

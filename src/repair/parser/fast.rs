@@ -18,7 +18,7 @@
 //! with the property test below that holds it to the general steps.
 
 use super::numbers::{is_strict_number, is_token_end};
-use super::strings::is_short_escape;
+use super::strings::{is_short_escape, may_follow_closing_typographic};
 use super::value::may_open_set;
 use super::{
     copy_from, push_bytes, push_control, Container, Ctx, Parser, State, Step, KEYWORDS,
@@ -71,11 +71,7 @@ fn typographic_is_content(s: &[u8], k: usize, end: usize) -> bool {
         .get(k..end)
         .and_then(|rest| rest.iter().find(|&&b| b != b' ' && b != b'\t'));
     next.is_some_and(|&b| {
-        matches!(b, 0x20..=0x7E)
-            && !matches!(
-                b,
-                b',' | b'}' | b']' | b':' | b')' | b'+' | b'`' | b'~' | b'/' | b'#'
-            )
+        matches!(b, 0x20..=0x7E) && b != b'/' && b != b'#' && !may_follow_closing_typographic(b)
     })
 }
 

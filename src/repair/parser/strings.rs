@@ -27,6 +27,12 @@ pub(super) fn is_short_escape(b: u8) -> bool {
     matches!(b, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
 }
 
+/// Whether `b`, the first byte past the spaces after a typographic quote in a straight-quoted string, may
+/// let that quote close the string: a delimiter, `+` or the start of a fence.
+pub(super) fn may_follow_closing_typographic(b: u8) -> bool {
+    matches!(b, b',' | b'}' | b']' | b':' | b')' | b'+' | b'`' | b'~')
+}
+
 impl Parser<'_> {
     /// Opens a string at `pos`. With `continued`, the previous string's closing quote was removed and
     /// this one's content is appended to it.
@@ -283,10 +289,11 @@ impl Parser<'_> {
     pub(super) fn typographic_may_close(&self, after: usize) -> Result<bool, Stop> {
         let (q, newline) = self.peek_past_space_and_comments(after, true)?;
         Ok(newline
-            || match self.input.seen().at(q)? {
-                None => true,
-                Some(b) => matches!(b, b',' | b'}' | b']' | b':' | b')' | b'+' | b'`' | b'~'),
-            })
+            || self
+                .input
+                .seen()
+                .at(q)?
+                .map_or(true, may_follow_closing_typographic))
     }
 
     /// Whether a closing quote whose end is at `after` really ends the string: what follows must be a
