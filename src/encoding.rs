@@ -5,6 +5,7 @@
 //! `TextEncoder.encodeInto` transcodes accented text to UTF-8, so the binding layer takes those bytes and
 //! the transcoding happens here instead, eight bytes at a time across ASCII.
 
+use crate::prelude::*;
 /// The high bit of every byte of a word: set in a word exactly when it holds a non-ASCII byte.
 pub(crate) const HIGHS: u64 = 0x8080_8080_8080_8080;
 
@@ -106,7 +107,7 @@ pub(crate) fn push_narrow_json(out: &mut Vec<u8>, json: &[u8], latin1: bool) {
             _ => 2,
         };
         let rest = &json[i..];
-        let (c, used) = match std::str::from_utf8(&rest[..len.min(rest.len())]) {
+        let (c, used) = match core::str::from_utf8(&rest[..len.min(rest.len())]) {
             Ok(one) => one.chars().next().map_or(('\u{fffd}', 1), |c| (c, len)),
             Err(_) => ('\u{fffd}', 1),
         };

@@ -5,8 +5,9 @@
 //! message identifies the branch that raised it.
 
 use crate::position::{locate, Location};
+use crate::prelude::*;
 use crate::record::RepairKind;
-use std::fmt;
+use core::fmt;
 
 /// What went wrong.
 #[non_exhaustive]
@@ -114,4 +115,4 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}

@@ -19,6 +19,21 @@
 //! Offsets in this crate are byte offsets into the input `&str`; [`position`] converts them into the
 //! UTF-16 indices and 1-based line/column that JavaScript callers see.
 
+#![cfg_attr(not(test), no_std)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+/// What the standard prelude would bring: every module imports it (the crate is `no_std`, see [`wasm`]).
+mod prelude {
+    pub use alloc::borrow::ToOwned;
+    pub use alloc::boxed::Box;
+    pub use alloc::string::{String, ToString};
+    pub use alloc::vec::Vec;
+    pub use alloc::{format, vec};
+}
+
 // The host's string forms are transcoded only by the binding layer (and tested natively).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod encoding;

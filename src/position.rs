@@ -6,6 +6,7 @@
 //!   text (what `input.slice(index)` expects), `line` is 1-based and counts `\n` (a `\r\n` pair is one line
 //!   break, a lone `\r` is not), and `column` is 1-based and counts UTF-16 code units since the line start.
 
+use crate::prelude::*;
 /// Where something is in the caller's original text, in JavaScript units (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Location {

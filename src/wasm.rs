@@ -8,6 +8,7 @@
 
 use crate::encoding::{latin1_to_utf8_in_place, push_narrow_json};
 use crate::position::{locate_all, Location};
+use crate::prelude::*;
 use crate::repair::{json_string, repair_bytes, repair_latin1};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema, SharedSchema};
 use crate::wire::{
@@ -19,9 +20,9 @@ use crate::{
     CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairOptions, RepairSet,
     Repaired, Status, ThinkTag,
 };
-use std::cell::RefCell;
-use std::fmt::Write as _;
-use std::ops::Range;
+use core::fmt::Write as _;
+use core::ops::Range;
+use core::sync::atomic::{AtomicBool, Ordering};
 use wasm_bindgen::prelude::*;
 
 /// The allocator: talc's, which grows linear memory on demand like the default dlmalloc but is smaller
@@ -29,28 +30,49 @@ use wasm_bindgen::prelude::*;
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-thread_local! {
-    /// Input text, written here by the host before each call that reads it: UTF-8 with
-    /// `TextEncoder.encodeInto`, or in Node a Latin-1 string as it is in the second half (see
-    /// [`with_input`]). Several times faster than the per-character copy the generated glue uses for `&str`.
-    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// Whether the host writes the input as Latin-1 rather than UTF-8 (see [`input_latin1`]).
-    static LATIN1: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// A repair result, decoded by the host in place from [`output_address`] (`TextDecoder`, or Node's
-    /// `Buffer` for the Latin-1 form): the parser's bytes are copied here as they are, with no UTF-8
-    /// check and no allocation per call.
-    static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+/// Input text, written here by the host before each call that reads it: UTF-8 with
+/// `TextEncoder.encodeInto`, or in Node a Latin-1 string as it is in the second half (see
+/// [`with_input`]). Several times faster than the per-character copy the generated glue uses for `&str`.
+static INPUT: Buffer = Buffer::new(Vec::new());
+/// Whether the host writes the input as Latin-1 rather than UTF-8 (see [`input_latin1`]).
+static LATIN1: AtomicBool = AtomicBool::new(false);
+/// A repair result, decoded by the host in place from [`output_address`] (`TextDecoder`, or Node's
+/// `Buffer` for the Latin-1 form): the parser's bytes are copied here as they are, with no UTF-8
+/// check and no allocation per call.
+static OUTPUT: Buffer = Buffer::new(Vec::new());
+
+/// A panic traps, and the door turns the trap into a typed error and a new instance (ts/door.ts). The
+/// standard library's handler would format a message no one reads here: leaving it out, with the
+/// formatting and the panic locations it brings, makes the module about 2 KB smaller gzipped. The
+/// `std` feature links the standard library and its handler instead (the wasm test harness needs it).
+#[cfg(not(any(test, feature = "std")))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    core::arch::wasm32::unreachable()
+}
+
+/// A buffer the binding keeps between calls. The crate is `no_std` (no `thread_local!`), so a static
+/// needs a `Sync` cell; a lock is one that asks no `unsafe` here.
+type Buffer = spin::Mutex<Vec<u8>>;
+
+/// Runs `f` on `buffer`. The host calls in one at a time and nothing here calls back out, so the lock is
+/// always free; were it not, that would be a bug, and it traps (as a `RefCell` would) rather than spin.
+fn with<R>(buffer: &Buffer, f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    match buffer.try_lock() {
+        Some(mut b) => f(&mut b),
+        None => core::arch::wasm32::unreachable(),
+    }
 }
 
 /// Where the last result written to the output buffer starts in linear memory (see [`repair_text`]).
 #[wasm_bindgen(js_name = outputAddress)]
 pub fn output_address() -> usize {
-    OUTPUT.with_borrow(|b| b.as_ptr() as usize)
+    with(&OUTPUT, |b| b.as_ptr() as usize)
 }
 
 /// Replaces the output buffer's contents with what `write` appends and returns their length.
 fn write_output(write: impl FnOnce(&mut Vec<u8>)) -> usize {
-    OUTPUT.with_borrow_mut(|b| {
+    with(&OUTPUT, |b| {
         b.clear();
         write(b);
         if b.capacity() > b.len().saturating_mul(8).max(1 << 20) {
@@ -64,7 +86,7 @@ fn write_output(write: impl FnOnce(&mut Vec<u8>)) -> usize {
 /// Makes room for `capacity` bytes of input and returns their address in linear memory.
 #[wasm_bindgen(js_name = inputBuffer)]
 pub fn input_buffer(capacity: usize) -> usize {
-    INPUT.with_borrow_mut(|b| {
+    with(&INPUT, |b| {
         if b.len() < capacity || b.len() > capacity.saturating_mul(8).max(1 << 20) {
             // Grow to fit, or give back a large buffer once inputs are small again.
             *b = vec![0; capacity];
@@ -77,17 +99,21 @@ pub fn input_buffer(capacity: usize) -> usize {
 /// whose characters all fit in a byte, see [`crate::encoding`]).
 #[wasm_bindgen(js_name = inputLatin1)]
 pub fn input_latin1(latin1: bool) {
-    LATIN1.set(latin1);
+    LATIN1.store(latin1, Ordering::Relaxed);
 }
 
 /// Runs `f` on the input as text: the first `len` bytes when the host wrote UTF-8, else the `len`
 /// Latin-1 characters after them, transcoded first. UTF-8 from the host is checked anyway and never
 /// trusted blindly.
 fn with_input<R>(len: usize, f: impl FnOnce(&str) -> R) -> R {
-    let len = if LATIN1.get() { latin1_input(len) } else { len };
-    INPUT.with_borrow(|b| {
+    let len = if LATIN1.load(Ordering::Relaxed) {
+        latin1_input(len)
+    } else {
+        len
+    };
+    with(&INPUT, |b| {
         let bytes = &b[..len.min(b.len())];
-        match std::str::from_utf8(bytes) {
+        match core::str::from_utf8(bytes) {
             Ok(s) => f(s),
             Err(_) => f(&String::from_utf8_lossy(bytes)),
         }
@@ -96,7 +122,7 @@ fn with_input<R>(len: usize, f: impl FnOnce(&str) -> R) -> R {
 
 /// Transcodes the `len` Latin-1 characters the host wrote after the first `len` bytes of input.
 fn latin1_input(len: usize) -> usize {
-    INPUT.with_borrow_mut(|b| {
+    with(&INPUT, |b| {
         let len = len.min(b.len() / 2);
         latin1_to_utf8_in_place(b, len)
     })
@@ -157,8 +183,8 @@ pub fn repair_text(
     let options = repair_options(max_depth, max_input_length, forbid, assume_invalid);
     // Only the value is wanted, in the Latin-1 form, and the input came as Latin-1: it may be read
     // as it is (see `repair_latin1`); anything else, and an error, go the general way.
-    if form == Form::Latin1 && !report && LATIN1.get() {
-        let done = INPUT.with_borrow(|b| {
+    if form == Form::Latin1 && !report && LATIN1.load(Ordering::Relaxed) {
+        let done = with(&INPUT, |b| {
             let len = len.min(b.len() / 2);
             repair_latin1(&b[len..2 * len], &options)
         });

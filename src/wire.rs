@@ -5,6 +5,7 @@
 //! printed by `examples/vocabulary.rs` and read by `scripts/vocabulary.mjs`). A code is never written by
 //! hand on the other side. The narrow forms themselves are written by `crate::encoding::push_narrow_json`.
 
+use crate::prelude::*;
 use crate::repair::json_string;
 use crate::schema::{Coercion, Extracted, Issue, SchemaError, Value};
 use crate::{Change, Changes, RepairClass, RepairKind, DEFAULT_MAX_DEPTH, REASONING_TAGS};

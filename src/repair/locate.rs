@@ -7,6 +7,7 @@ use super::chars::{
     find_byte, find_byte3, invisible_len, is_ident_start, is_json_ws, is_word_byte, quote_at,
     starts_with_at, NBSP,
 };
+use crate::prelude::*;
 use crate::reasoning::{tag_at, LONGEST_CLOSING_TAG};
 use crate::record::{Repair, RepairKind};
 use memchr::{memchr, memchr2, memchr3};

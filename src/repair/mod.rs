@@ -4,6 +4,7 @@
 //! the source (after reasoning, inside a fence, or in prose) and the tolerant parser writes strict JSON
 //! text, recording every repair.
 
+use crate::prelude::*;
 mod chars;
 pub(crate) mod locate;
 mod parser;
@@ -15,10 +16,10 @@ pub(crate) use parser::json_string;
 use crate::encoding::has_no_continuation_bytes;
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
+use core::ops::Range;
 use parser::{Fault, Parser};
 use source::fault_error;
 pub(crate) use source::SourceParse;
-use std::ops::Range;
 
 /// Default for [`Options::max_depth`].
 pub const DEFAULT_MAX_DEPTH: usize = 10_000;

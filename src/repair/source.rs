@@ -9,6 +9,7 @@ use super::locate::Source;
 use super::parser::{Fault, Output, Parser, Stop};
 use super::Options;
 use crate::error::{Error, ErrorKind};
+use crate::prelude::*;
 use crate::record::{Repair, RepairKind};
 
 /// JSON that arrived escaped (`{\"a\": 1}`): the source unescaped once, with a map from each byte of

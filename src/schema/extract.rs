@@ -3,9 +3,10 @@
 //! and when none is valid the first candidate's issues are reported.
 
 use super::{CoerceOptions, Coercion, Issue, RuleSet, Schema, Value};
+use crate::prelude::*;
 use crate::repair::{candidates, repair, Options as RepairOptions, Repair};
 use crate::Error;
-use std::ops::Range;
+use core::ops::Range;
 
 /// Candidates read from one response at most (each is parsed separately, so this bounds the work).
 pub const MAX_CANDIDATES: usize = 32;

@@ -20,6 +20,7 @@
 
 use super::find::{Found, Tags};
 use super::sub;
+use crate::prelude::*;
 
 /// A pair of tags around a reasoning block, such as `<think>` and `</think>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -407,7 +408,7 @@ impl Cleaner {
             self.prefix_feed(chunk, out);
             return;
         }
-        let mut mid = std::mem::take(&mut self.mid);
+        let mut mid = core::mem::take(&mut self.mid);
         self.think_feed(chunk, &mut mid, false);
         self.prefix_feed(&mid, out);
         mid.clear();
@@ -420,7 +421,7 @@ impl Cleaner {
             return;
         }
         self.finished = true;
-        let mut mid = std::mem::take(&mut self.mid);
+        let mut mid = core::mem::take(&mut self.mid);
         self.think_feed("", &mut mid, true);
         self.prefix_feed(&mid, out);
         self.prefix_advance(true, out);
@@ -578,7 +579,7 @@ impl Cleaner {
                             let end = start + self.closes.len_of(tag);
                             out.push_str(sub(held, end..));
                             held.truncate(start);
-                            self.reasoning = Some(std::mem::take(held));
+                            self.reasoning = Some(core::mem::take(held));
                             self.think = Think::Pass;
                         }
                         Found::Pending { start } => {
@@ -590,7 +591,7 @@ impl Cleaner {
                             if self.keep_unclosed {
                                 out.push_str(held);
                             } else {
-                                self.reasoning = Some(std::mem::take(held));
+                                self.reasoning = Some(core::mem::take(held));
                             }
                             self.think = Think::Pass;
                         }
@@ -648,7 +649,7 @@ impl Cleaner {
             }
             self.step += 1;
         }
-        let rest = std::mem::take(&mut self.buf);
+        let rest = core::mem::take(&mut self.buf);
         self.body(&rest, out);
     }
 

@@ -4,6 +4,7 @@
 //! start; at one start the tag listed first wins. While text is still arriving, a tag that could begin
 //! at the end of what has been seen is reported as pending, so callers hold back only that tail.
 
+use crate::prelude::*;
 /// The outcome of a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Found {

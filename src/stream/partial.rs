@@ -17,6 +17,7 @@
 use super::view::{Changes, Guide, Recorder, View};
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
+use crate::prelude::*;
 use crate::reasoning::bracket_tag_ends_at;
 use crate::repair::locate::{
     has_closing_think_tag, locate, may_become_control_token, CLOSING_THINK_TAG_MAX,
@@ -271,7 +272,7 @@ impl PartialJson {
         if let Some(e) = &self.too_long {
             return Err(e.clone());
         }
-        let text = std::mem::take(&mut self.text);
+        let text = core::mem::take(&mut self.text);
         let result = self.conclude(&text);
         self.text = text;
         result

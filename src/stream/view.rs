@@ -10,6 +10,7 @@
 //! is as it stands between the quotes of a JSON string, escapes kept: a fragment never splits an escape,
 //! but the two halves of a surrogate pair may arrive in two fragments, so decode a string once it is whole.
 
+use crate::prelude::*;
 use crate::schema::{Released, Walk};
 
 /// One change to the partial value. "The next value" is the root, the next element of the innermost
@@ -119,8 +120,8 @@ impl Recorder {
     /// Takes the changes recorded so far, leaving none. The text is the parser's output, cut only at
     /// ASCII bytes, so it is UTF-8; were it not, the changes are dropped rather than a panic.
     pub fn take(&mut self) -> Changes {
-        let list = std::mem::take(&mut self.list);
-        match String::from_utf8(std::mem::take(&mut self.text)) {
+        let list = core::mem::take(&mut self.list);
+        match String::from_utf8(core::mem::take(&mut self.text)) {
             Ok(text) => Changes { text, list },
             Err(_) => Changes::default(),
         }

@@ -5,6 +5,7 @@
 use super::compile::{Body, Compiled, Keyword, NodeId};
 use super::validate::{evaluation_budget, is_valid_at, MAX_EVALUATION_DEPTH};
 use super::value::{push_pointer, Kind, Value};
+use crate::prelude::*;
 
 /// A kind of coercion, which callers may turn off one by one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,7 +198,7 @@ impl<'c> Coercer<'c> {
             if let Body::Keywords(kws) = &self.c.nodes[out[i]].body {
                 for (_, kw) in kws {
                     let next: &[NodeId] = match kw {
-                        Keyword::Ref(t) | Keyword::DynamicRef(t, _) => std::slice::from_ref(t),
+                        Keyword::Ref(t) | Keyword::DynamicRef(t, _) => core::slice::from_ref(t),
                         Keyword::AllOf(ts) => ts,
                         _ => &[],
                     };
@@ -295,7 +296,7 @@ impl<'c> Coercer<'c> {
                         Rule::StringToInteger
                     };
                     if (wants(Kind::Number) || whole) && self.on(rule) {
-                        let from = std::mem::replace(v, Value::Number(n.clone()));
+                        let from = core::mem::replace(v, Value::Number(n.clone()));
                         return self.record(path, from, Value::Number(n.clone()), rule);
                     }
                 }
@@ -309,7 +310,7 @@ impl<'c> Coercer<'c> {
                     None
                 };
                 if let Some(b) = b {
-                    let from = std::mem::replace(v, Value::Bool(b));
+                    let from = core::mem::replace(v, Value::Bool(b));
                     return self.record(path, from, Value::Bool(b), Rule::StringToBoolean);
                 }
             }
@@ -322,7 +323,7 @@ impl<'c> Coercer<'c> {
                     .or_else(|| self.repair.and_then(|repair| repair(t)));
                 if let Some(d) = decoded.filter(|d| allowed.iter().any(|k| d.is(*k))) {
                     let to = d.clone();
-                    let from = std::mem::replace(v, d);
+                    let from = core::mem::replace(v, d);
                     return self.record(path, from, to, Rule::DecodeJson);
                 }
             }
@@ -334,7 +335,7 @@ impl<'c> Coercer<'c> {
                 _ => None,
             };
             if let Some(s) = s {
-                let from = std::mem::replace(v, Value::String(s.clone()));
+                let from = core::mem::replace(v, Value::String(s.clone()));
                 return self.record(path, from, Value::String(s), Rule::ToString);
             }
         }
@@ -342,7 +343,7 @@ impl<'c> Coercer<'c> {
             && !matches!(v, Value::Array(_) | Value::Null)
             && self.on(Rule::WrapInArray)
         {
-            let inner = std::mem::take(v);
+            let inner = core::mem::take(v);
             let from = inner.clone();
             *v = Value::Array(vec![inner]);
             let to = v.clone();
@@ -371,7 +372,7 @@ impl<'c> Coercer<'c> {
             }
         }
         if let Some(m) = replacement {
-            let from = std::mem::replace(v, Value::String(m.clone()));
+            let from = core::mem::replace(v, Value::String(m.clone()));
             self.record(path, from, Value::String(m), Rule::EnumCase);
         }
     }

@@ -14,8 +14,9 @@ use super::number::MAX_DIVISOR_DIGITS;
 use super::sub;
 use super::uri::{resolve, split_fragment, DEFAULT_BASE};
 use super::value::{push_pointer, Kind, Number, Value};
-use std::fmt;
-use std::rc::Rc;
+use crate::prelude::*;
+use alloc::rc::Rc;
+use core::fmt;
 
 mod index;
 
@@ -105,7 +106,7 @@ impl fmt::Display for SchemaError {
     }
 }
 
-impl std::error::Error for SchemaError {}
+impl core::error::Error for SchemaError {}
 
 /// Tests an ECMAScript regular expression against a string: `Some(matched)`, or `None` when the
 /// pattern is not a valid regular expression. In wasm this is the host's `RegExp` with the `u` flag.

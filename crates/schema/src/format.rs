@@ -2,6 +2,7 @@
 
 use super::compile::RegexTest;
 use super::sub;
+use crate::prelude::*;
 
 fn digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())

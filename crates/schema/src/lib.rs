@@ -8,6 +8,21 @@
 //! Picking candidates out of a response lives in the main crate (`llm_response_sanitizer::schema`),
 //! beside the repair engine it uses; this crate knows nothing of repair, so that it can be built for
 //! size while the repair engine is built for speed.
+//!
+//! `no_std` (with `alloc`): so that the wasm build can leave out the standard library's panic machinery.
+#![cfg_attr(not(test), no_std)]
+
+extern crate alloc;
+
+/// What the standard prelude would bring: every module imports it.
+mod prelude {
+    pub use alloc::borrow::ToOwned;
+    pub use alloc::boxed::Box;
+    pub use alloc::string::{String, ToString};
+    pub use alloc::vec::Vec;
+    pub use alloc::{format, vec};
+}
+use prelude::*;
 
 mod coerce;
 mod compile;
@@ -35,7 +50,7 @@ pub use value::{equal, Kind, Number, ParseError, Value};
 /// and with it `char`'s `Debug` formatting and Unicode tables (about 4 KB gzipped). The main crate's
 /// stream cleaner cuts its strings with it too.
 #[inline]
-pub fn sub<R: std::slice::SliceIndex<str, Output = str>>(s: &str, range: R) -> &str {
+pub fn sub<R: core::slice::SliceIndex<str, Output = str>>(s: &str, range: R) -> &str {
     s.get(range).unwrap_or_default()
 }
 
@@ -46,7 +61,7 @@ pub fn sub<R: std::slice::SliceIndex<str, Output = str>>(s: &str, range: R) -> &
 /// drop of a schema (every kind of keyword) was generated where the handle was dropped, in the main
 /// crate, at opt-level 3, and cost 2 KB of wasm gzipped.
 #[derive(Clone)]
-pub struct SharedSchema(std::rc::Rc<dyn Shares>);
+pub struct SharedSchema(alloc::rc::Rc<dyn Shares>);
 
 /// What [`SharedSchema`] holds: the trait object's drop entry is made here, where the schema is wrapped.
 trait Shares {
@@ -63,19 +78,19 @@ impl SharedSchema {
     /// Shares `schema`.
     #[inline(never)]
     pub fn new(schema: Schema) -> SharedSchema {
-        SharedSchema(std::rc::Rc::new(schema))
+        SharedSchema(alloc::rc::Rc::new(schema))
     }
 }
 
-impl std::ops::Deref for SharedSchema {
+impl core::ops::Deref for SharedSchema {
     type Target = Schema;
     fn deref(&self) -> &Schema {
         self.0.schema()
     }
 }
 
-impl std::fmt::Debug for SharedSchema {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for SharedSchema {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         self.0.schema().fmt(f)
     }
 }
@@ -132,7 +147,7 @@ impl Schema {
         let schema =
             Value::parse(schema, MAX_SCHEMA_DEPTH).map_err(|_| fail("the schema is not JSON"))?;
         options.remotes = match Value::parse(remotes, MAX_SCHEMA_DEPTH) {
-            Ok(Value::Object(ref mut members)) => std::mem::take(members),
+            Ok(Value::Object(ref mut members)) => core::mem::take(members),
             _ => return Err(fail("remotes must be an object of schemas")),
         };
         Schema::compile(&schema, &options)

@@ -6,7 +6,8 @@
 //! multiple of `0.1` and `972783798187987123879878123.18878137` keeps its last digit. It also keeps the
 //! float parser and its tables (about 15 KB gzipped) out of the wasm.
 
-use std::cmp::Ordering;
+use crate::prelude::*;
+use core::cmp::Ordering;
 
 /// A JSON number, held as the text it was written as, which is also what it is written back as.
 #[derive(Clone, Debug)]

@@ -1,11 +1,12 @@
 //! The one sort: indices, by a comparison, stably.
 
+use crate::prelude::*;
 /// Sorts indices with `cmp`, stably, in O(n log n) comparisons: a bottom-up merge sort.
 ///
 /// It serves every sort of this crate and of the main crate, and is written out because the standard library's sorts
 /// cost about 8 KB of wasm for each type they are instantiated with.
 #[inline(never)]
-pub fn sort_indices(order: &mut [usize], cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) {
+pub fn sort_indices(order: &mut [usize], cmp: &dyn Fn(usize, usize) -> core::cmp::Ordering) {
     let n = order.len();
     let mut from = order.to_vec();
     let mut into = vec![0; n];
@@ -26,7 +27,7 @@ pub fn sort_indices(order: &mut [usize], cmp: &dyn Fn(usize, usize) -> std::cmp:
                 }
             }
         }
-        std::mem::swap(&mut from, &mut into);
+        core::mem::swap(&mut from, &mut into);
         width *= 2;
     }
     order.copy_from_slice(&from);

@@ -14,6 +14,7 @@ use super::coerce::{coerce_string, RuleSet};
 use super::compile::{Body, Keyword, NodeId};
 use super::value::{Kind, Value};
 use super::{Schema, SharedSchema};
+use crate::prelude::*;
 
 /// The most subschemas a place holds; a schema whose branches reach more is read through the first.
 const MAX_NODES: usize = 64;
@@ -147,7 +148,7 @@ impl Schema {
             if let Body::Keywords(kws) = &self.compiled.nodes[nodes[i]].body {
                 for (_, kw) in kws {
                     let next: &[NodeId] = match kw {
-                        Keyword::Ref(t) | Keyword::DynamicRef(t, _) => std::slice::from_ref(t),
+                        Keyword::Ref(t) | Keyword::DynamicRef(t, _) => core::slice::from_ref(t),
                         Keyword::AllOf(ts) | Keyword::AnyOf(ts) | Keyword::OneOf(ts) => ts,
                         _ => &[],
                     };
@@ -313,7 +314,7 @@ impl Walk {
 
 /// JSON-escaped string content, decoded (content that is not JSON is taken as it is, or as nothing).
 fn decode(escaped: &[u8]) -> String {
-    let text = std::str::from_utf8(escaped).unwrap_or_default();
+    let text = core::str::from_utf8(escaped).unwrap_or_default();
     if !escaped.contains(&b'\\') {
         return text.to_owned();
     }

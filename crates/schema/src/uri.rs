@@ -1,6 +1,7 @@
 //! URI references as JSON Schema uses them: resolving `$id` and `$ref` against a base (RFC 3986 §5.2)
 //! and splitting off the fragment.
 
+use crate::prelude::*;
 /// The base of a schema that declares no `$id`.
 pub const DEFAULT_BASE: &str = "json-schema:///";
 

@@ -13,6 +13,7 @@
 use super::compile::{Body, Compiled, Keyword, NodeId};
 use super::format::format_ok;
 use super::value::{equal, push_pointer, write_str, Number, Value};
+use crate::prelude::*;
 
 /// Every keyword an [`Issue`] can carry: the JSON Schema keywords that can fail, `false` (the `false`
 /// schema), `depth` (the value nests deeper than validation follows), `budget` (validation stopped at its

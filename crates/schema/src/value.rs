@@ -8,7 +8,8 @@
 //! explicit-stack walks, and are read together.
 
 use super::sub;
-use std::fmt::Write as _;
+use crate::prelude::*;
+use core::fmt::Write as _;
 
 pub use super::number::Number;
 
@@ -34,9 +35,9 @@ impl Drop for Value {
     fn drop(&mut self) {
         // Move nested containers onto a heap stack so that dropping a deep value does not recurse.
         let mut stack: Vec<Value> = match self {
-            Value::Array(items) if items.iter().any(Value::is_container) => std::mem::take(items),
+            Value::Array(items) if items.iter().any(Value::is_container) => core::mem::take(items),
             Value::Object(members) if members.iter().any(|(_, v)| v.is_container()) => {
-                std::mem::take(members)
+                core::mem::take(members)
                     .into_iter()
                     .map(|(_, v)| v)
                     .collect()
@@ -47,7 +48,7 @@ impl Drop for Value {
             match &mut v {
                 Value::Array(items) => stack.append(items),
                 Value::Object(members) => {
-                    stack.extend(std::mem::take(members).into_iter().map(|(_, v)| v))
+                    stack.extend(core::mem::take(members).into_iter().map(|(_, v)| v))
                 }
                 _ => {}
             }
@@ -294,7 +295,7 @@ impl Reader<'_> {
                         }
                     }
                     Some(Open::Object(members, key)) => {
-                        members.push((std::mem::take(key), v));
+                        members.push((core::mem::take(key), v));
                         if self.eat(b',') {
                             let next = self.key()?;
                             if let Some(Open::Object(_, k)) = stack.last_mut() {
@@ -380,7 +381,7 @@ impl Reader<'_> {
         let h = self
             .s
             .get(self.pos..self.pos + 4)
-            .and_then(|h| std::str::from_utf8(h).ok());
+            .and_then(|h| core::str::from_utf8(h).ok());
         match h.and_then(|h| u32::from_str_radix(h, 16).ok()) {
             Some(u) => {
                 self.pos += 4;
@@ -489,7 +490,7 @@ fn dedupe(mut members: Vec<(String, Value)>) -> Vec<(String, Value)> {
             j += 1;
         }
         if j > i {
-            let last = std::mem::take(&mut members[order[j]].1);
+            let last = core::mem::take(&mut members[order[j]].1);
             members[order[i]].1 = last;
             for &k in &order[i + 1..=j] {
                 keep[k] = false;

@@ -323,7 +323,7 @@ impl Parser<'_> {
 
     /// Writes the input bytes `content` as a JSON string, and a colon after it for a key.
     #[inline(never)]
-    fn write_quoted(&mut self, content: std::ops::Range<usize>, colon: bool) {
+    fn write_quoted(&mut self, content: core::ops::Range<usize>, colon: bool) {
         let out = &mut self.st.out;
         out.push(b'"');
         self.input.seen().copy(out, content.start, content.end);

@@ -244,7 +244,7 @@ pub(super) struct Seen<'a> {
     fence: Option<u8>,
 }
 
-impl std::ops::Index<usize> for Seen<'_> {
+impl core::ops::Index<usize> for Seen<'_> {
     type Output = u8;
     #[inline(always)]
     fn index(&self, i: usize) -> &u8 {

@@ -22,8 +22,9 @@
 
 use super::chars::*;
 use crate::error::ErrorKind;
+use crate::prelude::*;
 use crate::record::{Repair, RepairKind, RepairSet};
-use std::cell::Cell;
+use core::cell::Cell;
 
 mod after;
 mod fast;

@@ -1,10 +1,11 @@
 //! Writing strict JSON text: copies, escapes, control characters.
 
+use crate::prelude::*;
 /// Appends `s[range]` to `out`. Short ranges go in eight-byte blocks while `s` has the bytes past the
 /// range, and the overshoot is cut off: in wasm a copy of unknown length is a call into the host, which
 /// costs more than the copy itself for the short runs a parser writes.
 #[inline(always)]
-pub(super) fn copy_from(out: &mut Vec<u8>, s: &[u8], range: std::ops::Range<usize>) {
+pub(super) fn copy_from(out: &mut Vec<u8>, s: &[u8], range: core::ops::Range<usize>) {
     if range.len() <= 32 && range.end + 8 <= s.len() {
         let len = out.len() + range.len();
         out.reserve(range.len() + 8);

@@ -3,10 +3,11 @@
 //! reference to a location. Iterative over nesting.
 
 use super::{at_pointer, invalid, Compiler, Draft, Loc, SchemaError, Scope};
+use crate::prelude::*;
 use crate::sub;
 use crate::uri::{percent_decode, resolve, split_fragment};
 use crate::value::{push_pointer, Value};
-use std::rc::Rc;
+use alloc::rc::Rc;
 
 use Draft::{Draft2019, Draft2020, Draft4, Draft6, Draft7};
 
