@@ -53,6 +53,7 @@ repair_kinds! {
     RedundantComma => "redundant_comma", Syntax, "removed a redundant comma";
     MissingComma => "missing_comma", Syntax, "inserted a missing comma";
     MissingColon => "missing_colon", Syntax, "inserted a missing colon";
+    FullwidthPunctuation => "fullwidth_punctuation", Syntax, "read a full-width colon or comma (：，) outside strings as : or ,";
     MismatchedBracket => "mismatched_bracket", Syntax, "a closing bracket of the wrong kind closed the open container";
     MissingBracket => "missing_bracket", Syntax, "closed an object whose closing brace was missing before the next item of its array";
     SuperfluousBracket => "superfluous_bracket", Syntax, "skipped a closing bracket that closes nothing";

@@ -170,6 +170,42 @@ proptest! {
         prop_assert_eq!(got, serde_json::json!({"s": items, "n": n}), "{}", text);
     }
 
+    /// A document whose colons and commas between tokens are full-width (`：`, `，`, as models writing
+    /// Chinese or Japanese put them), any of them, repairs to the value the ASCII ones give; the same
+    /// characters inside its strings stay content.
+    #[test]
+    fn fullwidth_colons_and_commas_between_tokens_read_as_ascii(
+        value in json_container(),
+        wide in prop::collection::vec(any::<bool>(), 64),
+        spaced in any::<bool>(),
+    ) {
+        let json = serde_json::to_string(&value).unwrap();
+        let (mut text, mut in_string, mut escaped, mut n) = (String::new(), false, false, 0);
+        for c in json.chars() {
+            let separator = !in_string && matches!(c, ':' | ',');
+            if in_string {
+                in_string = escaped || c != '"';
+                escaped = !escaped && c == '\\';
+            } else {
+                in_string = c == '"';
+            }
+            if separator && wide[n % wide.len()] {
+                text.push(if c == ':' { '：' } else { '，' });
+            } else {
+                text.push(c);
+            }
+            if separator {
+                n += 1;
+                if spaced {
+                    text.push(' ');
+                }
+            }
+        }
+        let out = repair(&text, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        prop_assert_eq!(got, value, "{}", text);
+    }
+
     /// Prose in a straight-quoted string keeps its typographic quotes (`“yes” “no”`, `it’s`, `‘best’ —`)
     /// wherever what follows one cannot end the string, in objects and arrays, single- or double-quoted.
     #[test]

@@ -42,6 +42,18 @@ pub fn unicode_space_len(s: &[u8], i: usize) -> usize {
     }
 }
 
+/// The ASCII punctuation a full-width `：` (U+FF1A) or `，` (U+FF0C) at `s[i..]` stands for, or `None`.
+/// Models writing Chinese or Japanese put them between keys and values; outside strings they are read
+/// as `:` and `,` (inside strings they are content).
+#[inline(never)]
+pub fn fullwidth_punct(s: &[u8], i: usize) -> Option<u8> {
+    match s.get(i..i + 3) {
+        Some([0xEF, 0xBC, 0x9A]) => Some(b':'),
+        Some([0xEF, 0xBC, 0x8C]) => Some(b','),
+        _ => None,
+    }
+}
+
 /// Whether `s[i..]` starts with `pat`.
 #[inline]
 pub fn starts_with_at(s: &[u8], i: usize, pat: &[u8]) -> bool {

@@ -68,6 +68,9 @@ pub const TOKENS: &[&str] = &[
     "\u{200B}",
     "é",
     "😀",
+    "：",
+    "，",
+    "名前",
     "__proto__",
     "cb(",
     ");",
@@ -92,7 +95,7 @@ pub fn json_value() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(Value::from),
         (-1e12f64..1e12).prop_map(Value::from),
-        "[a-zA-Z0-9 \"\\\\/\n\té😀{}\\[\\],:']{0,12}".prop_map(Value::String),
+        "[a-zA-Z0-9 \"\\\\/\n\té😀{}\\[\\],:'：，]{0,12}".prop_map(Value::String),
     ];
     leaf.prop_recursive(5, 64, 6, |inner| {
         prop_oneof![

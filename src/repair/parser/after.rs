@@ -5,7 +5,7 @@ use super::*;
 impl Parser<'_> {
     pub(super) fn after_value(&mut self) -> Step {
         let s = self.input.seen();
-        let b = s[self.st.pos];
+        let (b, width) = s.punct(self.st.pos);
         let top = self.top().expect("after_value has an open container");
         if top == Container::Call {
             if b == b')' {
@@ -16,10 +16,9 @@ impl Parser<'_> {
         }
         match b {
             b',' if top == Container::Wrapper => {
-                let (r, _) = self.peek_past_space_and_comments(self.st.pos + 1, false)?;
+                let (r, _) = self.peek_past_space_and_comments(self.st.pos + width, false)?;
                 if matches!(s.at(r)?, Some(b'{' | b'[')) {
-                    self.st.pending_comma = Some(self.st.pos);
-                    self.st.pos += 1;
+                    self.separator(width)?;
                     self.st.state = State::Value;
                 } else {
                     self.pop_and_close();
@@ -27,8 +26,7 @@ impl Parser<'_> {
                 Ok(())
             }
             b',' => {
-                self.st.pending_comma = Some(self.st.pos);
-                self.st.pos += 1;
+                self.separator(width)?;
                 self.st.state = State::item(top == Container::Object);
                 Ok(())
             }
@@ -106,6 +104,18 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// Takes the comma at the current position, `width` bytes long (3 for a full-width `，`), as the
+    /// separator before the next item.
+    fn separator(&mut self, width: usize) -> Step {
+        if width > 1 {
+            // repair: `{"a": 1，"b": 2}`
+            self.record(RepairKind::FullwidthPunctuation, self.st.pos)?;
+        }
+        self.st.pending_comma = Some(self.st.pos);
+        self.st.pos += width;
+        Ok(())
+    }
+
     /// Whether a key (`"k":`, `'k':`, `k:`) starts at `i`.
     #[inline]
     pub(super) fn is_key_ahead(&self, i: usize) -> Result<bool, Stop> {
@@ -127,7 +137,7 @@ impl Parser<'_> {
         };
         // Input that ends before the colon could appear still reads as a (truncated) key.
         let (k, _) = self.input.peek_past_space(after);
-        match s.at(k)? {
+        match s.punct_at(k)? {
             None | Some(b':') => Ok(true),
             // A quoted key with its colon missing (`"age" 30`), as `ends_string` reads one.
             Some(b) if k > after && quoted.is_some() => {

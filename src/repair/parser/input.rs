@@ -346,6 +346,27 @@ impl<'a> Seen<'a> {
         skip_plain_string_bytes(self.s, from, self.s.len(), single)
     }
 
+    /// The punctuation at `i` (which has arrived) and its length in bytes: the byte itself, or `:` or `,`
+    /// for a full-width `：` or `，` (three bytes; see [`fullwidth_punct`]).
+    #[inline(always)]
+    pub(super) fn punct(self, i: usize) -> (u8, usize) {
+        let b = self.s[i];
+        match b {
+            0xEF => fullwidth_punct(self.s, i).map_or((b, 1), |p| (p, 3)),
+            _ => (b, 1),
+        }
+    }
+
+    /// [`Seen::at`] with full-width punctuation read as its ASCII form (see [`Seen::punct`]).
+    #[inline(never)]
+    pub(super) fn punct_at(self, i: usize) -> Result<Option<u8>, Stop> {
+        Ok(if self.has(i)? {
+            Some(self.punct(i).0)
+        } else {
+            None
+        })
+    }
+
     /// The quote that opens a string at `i`, which has arrived (a character never spans two chunks).
     #[inline(always)]
     pub(super) fn quote_at(self, i: usize) -> Option<(QuoteStyle, usize)> {

@@ -172,6 +172,7 @@ impl Parser<'_> {
         // Comments and fences are recognised by two and three characters.
         Ok(is_token_end(b)
             || matches!(b, b')' | b'[' | b'{' | b'"' | b'\'')
+            || s.punct(k) == (b',', 3)
             || (b == b'/' && matches!(s.at(k + 1)?, Some(b'/' | b'*')))
             || s.quote_at(k).is_some()
             || s.invisible_len(k) > 0
@@ -194,6 +195,7 @@ impl Parser<'_> {
                 Some(b)
                     if is_word_byte(b)
                         && s.quote_at(k).is_none()
+                        && s.punct(k).1 == 1
                         && s.ellipsis_len(k)? == 0
                         && s.unicode_space_len(k) == 0
                         && !s.char_is(k, NBSP) =>
@@ -399,6 +401,7 @@ impl Parser<'_> {
         let mut k = start;
         while let Some(b) = s.at(k)? {
             if matches!(b, b',' | b'}' | b']' | b'\n' | b'\r' | b'"')
+                || (b == 0xEF && s.punct(k) == (b',', 3))
                 || (b == b')' && in_call)
                 || (matches!(b, b'`' | b'~') && s.fence_at(k)?)
             {

@@ -309,9 +309,10 @@ impl Parser<'_> {
         }
         // After a string, `#` starts a comment as it does in skip_space.
         let (q, newline) = self.peek_past_space_and_comments(after, true)?;
-        let Some(next) = s.at(q)? else {
+        if !s.has(q)? {
             return Ok(true);
-        };
+        }
+        let (next, width) = s.punct(q);
         if matches!(next, b'`' | b'~') && s.fence_at(q)? {
             return Ok(true);
         }
@@ -320,7 +321,7 @@ impl Parser<'_> {
             b':' => ctx == Ctx::Key,
             b'}' | b']' => self.closer_ends_string(q, next)?,
             // Inside a bracket the content opened, a comma is the pasted value's (`"{"a": 1, "b": 2}"`).
-            b',' => self.st.str.inner_open == 0 && self.continues_after_comma(q + 1, ctx)?,
+            b',' => self.st.str.inner_open == 0 && self.continues_after_comma(q + width, ctx)?,
             b')' => matches!(self.top(), Some(Container::Call | Container::Tuple)),
             b'+' => ctx == Ctx::Value && self.is_concatenation(q)?,
             _ if s.quote_at(q).is_some() => spaced,
@@ -376,7 +377,7 @@ impl Parser<'_> {
         if self.open_closed_by(c).is_some() {
             return Ok(true);
         }
-        if matches!(s.at(r)?, None | Some(b',' | b'}' | b']')) {
+        if matches!(s.punct_at(r)?, None | Some(b',' | b'}' | b']')) {
             return Ok(true);
         }
         let k = s.scan(r, |b| b != b'"' && b != b'\n')?;
@@ -401,7 +402,7 @@ impl Parser<'_> {
         }
         let (r, _) = self.input.peek_past_space(self.word_end(q)?);
         Ok(matches!(
-            self.input.seen().at(r)?,
+            self.input.seen().punct_at(r)?,
             None | Some(b',' | b']' | b'}')
         ))
     }
@@ -451,7 +452,7 @@ impl Parser<'_> {
             return Ok(false);
         }
         let (r, _) = self.input.peek_past_space(i + len);
-        Ok(matches!(s.at(r)?, None | Some(b',' | b']' | b'}')))
+        Ok(matches!(s.punct_at(r)?, None | Some(b',' | b']' | b'}')))
     }
 
     /// Whether bare words stand at `i` as an array item (`["a", active]`, `["x", #fff]`, `["a", in
@@ -466,7 +467,7 @@ impl Parser<'_> {
         loop {
             k = s.scan(k, |b| is_word_byte(b) || b == b'#')?;
             let (r, newline) = self.input.peek_past_space(k);
-            match s.at(r)? {
+            match s.punct_at(r)? {
                 None | Some(b',' | b']') => return Ok(true),
                 // Words in a row on one line are one item, as `bare_string` reads them.
                 Some(b) if r > k && !newline && is_ident_start(b) && s.quote_at(r).is_none() => {
@@ -486,7 +487,9 @@ impl Parser<'_> {
             // Only a text that could still become this keyword waits for more.
             if first == Some(kw[0])
                 && s.is_at(i, kw)?
-                && !s.at(i + kw.len())?.is_some_and(is_word_byte)
+                && !s
+                    .at(i + kw.len())?
+                    .is_some_and(|b| is_word_byte(b) && s.punct(i + kw.len()).1 == 1)
             {
                 return Ok(true);
             }

@@ -93,9 +93,9 @@ impl Parser<'_> {
             return Ok(false);
         };
         let r = self.input.peek_past_space(end).0;
-        Ok(match s.at(r)? {
+        Ok(match s.punct_at(r)? {
             Some(b'}') => true,
-            Some(b',') => !self.is_key_ahead(self.input.peek_past_space(r + 1).0)?,
+            Some(b',') => !self.is_key_ahead(self.input.peek_past_space(r + s.punct(r).1).0)?,
             _ => false,
         })
     }
@@ -236,7 +236,7 @@ impl Parser<'_> {
         let mut k = start;
         // In a stream the key may go on, and a fence needs all three of its characters.
         let ended = loop {
-            match s.at(k)? {
+            match s.punct_at(k)? {
                 None => break true,
                 Some(b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\n' | b'\r') => {
                     break false
@@ -275,14 +275,22 @@ impl Parser<'_> {
     }
 
     pub(super) fn after_key(&mut self) -> Step {
-        match self.input.seen()[self.st.pos] {
-            b':' => {
+        match self.input.seen().punct(self.st.pos) {
+            (b':', 1) => {
                 self.st.out.push(b':');
                 self.st.pos += 1;
                 self.st.state = State::Value;
                 Ok(())
             }
-            b'=' => {
+            (b':', width) => {
+                // repair: `{"名前"："太郎"}`
+                self.record(RepairKind::FullwidthPunctuation, self.st.pos)?;
+                self.st.out.push(b':');
+                self.st.pos += width;
+                self.st.state = State::Value;
+                Ok(())
+            }
+            (b'=', _) => {
                 // repair: `key = value`
                 self.record(RepairKind::MissingColon, self.st.pos)?;
                 self.st.out.push(b':');
@@ -291,7 +299,7 @@ impl Parser<'_> {
                 Ok(())
             }
             // repair: a key with no value, `{"a", "b": 1}`
-            b',' | b'}' | b']' => self.drop_item(RepairKind::MissingValue, self.st.pos),
+            (b',' | b'}' | b']', _) => self.drop_item(RepairKind::MissingValue, self.st.pos),
             _ => {
                 // repair: `{"a" 1}`
                 self.record(RepairKind::MissingColon, self.st.pos)?;
