@@ -126,12 +126,27 @@ impl Parser<'_> {
         let quoted = s.quote_at(i);
         let after = if let Some((style, q)) = quoted {
             match self.find_closer(style, i + q)? {
+                // `"key:"value"`: the colon inside the quotes, as `string_content` reads it.
+                Some(k)
+                    if k > i + 2
+                        && s.span(k - 2, k) == b":\""
+                        && s.at(k)?.is_some_and(is_word_byte) =>
+                {
+                    return Ok(true)
+                }
                 Some(k) => k,
                 None => return Ok(false),
             }
         } else if is_ident_start(s[i]) || s[i].is_ascii_digit() {
-            // An identifier, or a number (`{"a": "x", 5: 1}`): JSON keys are strings either way.
-            s.scan(i, is_word_byte)?
+            // An identifier, or a number (`{"a": "x", 5: 1}`): JSON keys are strings either way. A quote
+            // right after it and before the colon is the closing quote of a key whose opening one is
+            // missing (`b":`), as `unquoted_key` reads it.
+            let k = s.scan(i, is_word_byte)?;
+            if s.at(k)? == Some(b'"') && s.punct_at(k + 1)? == Some(b':') {
+                k + 1
+            } else {
+                k
+            }
         } else {
             return Ok(false);
         };
@@ -143,6 +158,8 @@ impl Parser<'_> {
             Some(b) if k > after && quoted.is_some() => {
                 Ok(s.quote_at(k).is_some() || self.whole_value_at(k, b)?)
             }
+            // Words before a quoted key (`NOTE "items": [1]`), which `unquoted_key` skips.
+            Some(_) if k > after && s.quote_at(k).is_some() => self.is_key_ahead(k),
             Some(_) => Ok(false),
         }
     }

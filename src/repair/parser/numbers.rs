@@ -86,17 +86,26 @@ pub(super) fn classify_number(tok: &[u8], at_eof: bool) -> NumberShape {
     i += plus as usize;
     let neg = tok.get(i) == Some(&b'-');
     i += neg as usize;
+    // Digits, and `_` between two of them (`82_461_110`, as Python, Rust and JavaScript write them).
+    let digits_from = |mut i: usize| {
+        while i < n
+            && (tok[i].is_ascii_digit()
+                || (tok[i] == b'_'
+                    && i > 0
+                    && tok[i - 1].is_ascii_digit()
+                    && tok.get(i + 1).is_some_and(u8::is_ascii_digit)))
+        {
+            i += 1;
+        }
+        i
+    };
     let int_start = i;
-    while i < n && tok[i].is_ascii_digit() {
-        i += 1;
-    }
+    i = digits_from(i);
     let int = &tok[int_start..i];
     let dot = tok.get(i) == Some(&b'.');
     i += dot as usize;
     let frac_start = i;
-    while i < n && tok[i].is_ascii_digit() {
-        i += 1;
-    }
+    i = digits_from(i);
     let frac = &tok[frac_start..i];
     let exp = matches!(tok.get(i), Some(b'e' | b'E')) && (!int.is_empty() || !frac.is_empty());
     let mut exp_sign: &[u8] = b"";
@@ -139,14 +148,15 @@ pub(super) fn classify_number(tok: &[u8], at_eof: bool) -> NumberShape {
     if neg {
         fixed.push(b'-');
     }
+    let digit = |b: &&u8| **b != b'_';
     if int.is_empty() {
         fixed.push(b'0');
     } else {
-        fixed.extend_from_slice(int);
+        fixed.extend(int.iter().filter(digit));
     }
     if !frac.is_empty() {
         fixed.push(b'.');
-        fixed.extend_from_slice(frac);
+        fixed.extend(frac.iter().filter(digit));
     }
     if !exp_digits.is_empty() {
         fixed.push(b'e');

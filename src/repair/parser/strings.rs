@@ -165,6 +165,19 @@ impl Parser<'_> {
                 self.st.pos += close;
                 return Ok(false);
             }
+            if self.st.str.ctx == Ctx::Key
+                && close == 1
+                && s[self.st.pos - 1] == b':'
+                && self.st.out.last() == Some(&b':')
+            {
+                // repair: `{"key:"value"}`: the key's closing quote and the value's opening one are
+                // missing around its colon. The colon is read again after the key.
+                self.st.pos -= 1;
+                self.record(RepairKind::MissingQuote, self.st.pos)?;
+                self.st.out.pop();
+                self.st.out.push(b'"');
+                return Ok(false);
+            }
             let seen = self.st.str.quotes_seen + 1;
             if self.st.str.ctx == Ctx::Value
                 && b == b'"'
@@ -324,7 +337,14 @@ impl Parser<'_> {
             b',' => self.st.str.inner_open == 0 && self.continues_after_comma(q + width, ctx)?,
             b')' => matches!(self.top(), Some(Container::Call | Container::Tuple)),
             b'+' => ctx == Ctx::Value && self.is_concatenation(q)?,
-            _ if s.quote_at(q).is_some() => spaced,
+            // A quote right after it starts the next key when a key follows (`"x""b": 1`: a comma
+            // missing between members); else the two are content (`""` doubled as in CSV).
+            _ if s.quote_at(q).is_some() => {
+                spaced
+                    || (ctx == Ctx::Value
+                        && self.top() == Some(Container::Object)
+                        && self.is_key_ahead(q)?)
+            }
             // A key followed by a value with no colon between: `{"a" 1}`.
             b if ctx == Ctx::Key && spaced && self.value_starts_at(q, b)? => true,
             // A key or an array's item followed by a whole value with no colon or comma between:

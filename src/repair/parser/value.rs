@@ -246,6 +246,12 @@ impl Parser<'_> {
                 Some(b' ' | b'\t') => {
                     let r = s.run(k, |b| b == b' ' || b == b'\t');
                     if s.has(r)? && s.quote_at(r).is_some() {
+                        if self.is_key_ahead(r)? {
+                            // repair: `{"a": 1, COMMENT "b": 2}`: words before a key are no member
+                            self.record(RepairKind::UnexpectedCharacter, start)?;
+                            self.st.pos = r;
+                            return Ok(());
+                        }
                         break false;
                     }
                     k = r;
@@ -260,12 +266,19 @@ impl Parser<'_> {
         if e == start {
             return self.skip_unexpected();
         }
+        // repair: `{a": 1}`: a quote that ends the word as it would end a key is the closing quote of
+        // a key whose opening one is missing.
+        let closed = !ended && s[k] == b'"' && self.ends_string(k + 1, Ctx::Key)?;
         self.begin_item();
-        self.record(RepairKind::UnquotedKey, start)?;
+        if closed {
+            self.record(RepairKind::MissingQuote, start)?;
+        } else {
+            self.record(RepairKind::UnquotedKey, start)?;
+        }
         self.st.out.push(b'"');
         escape_into(&mut self.st.out, s.span(start, e));
         self.st.out.push(b'"');
-        self.st.pos = k;
+        self.st.pos = k + usize::from(closed);
         if ended {
             // repair: the input ends inside an unquoted key
             return self.drop_item(RepairKind::TruncatedMember, start);
