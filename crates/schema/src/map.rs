@@ -1,7 +1,7 @@
 //! The engine's one map: strings to indices, for the compiler's tables (resources, anchors, scopes,
 //! compiled nodes, dynamic anchors).
 //!
-//! Written out rather than `alloc::collections::HashMap`: the standard map brought 6 KB of wasm (its
+//! Written out rather than `std::collections::HashMap`: the standard map brought 6 KB of wasm (its
 //! table code, SipHash, and the random-key machinery, which has no randomness to use in
 //! wasm32-unknown-unknown anyway). The keys are the schema's own URIs and JSON Pointers, written by the
 //! developer, never the text being validated, so an unkeyed hash is enough.
