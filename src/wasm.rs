@@ -269,6 +269,11 @@ fn write_result<J: AsRef<[u8]>>(
         push_narrow_json(b, s.as_bytes(), false);
     }
     b.extend_from_slice(b"}\n");
+    push_json_in(b, json, form);
+}
+
+/// Appends the UTF-8 JSON text `json` in `form`.
+fn push_json_in(b: &mut Vec<u8>, json: &[u8], form: Form) {
     if form == Form::Utf8 {
         b.extend_from_slice(json);
     } else {
@@ -422,19 +427,26 @@ impl JsPartialJson {
         }
     }
 
-    /// Takes the next `len` bytes of input as a chunk. Returns `[complete,op,…]` (the operations of
-    /// the partial value, see `stream::view`), or `E<error>` when the input limit is exceeded.
-    pub fn push(&mut self, len: usize) -> String {
-        with_input(len, |chunk| match self.0.push(chunk) {
-            Ok(u) => {
-                let mut s = String::with_capacity(4);
-                s.push('[');
-                s.push(if u.complete { '1' } else { '0' });
-                push_changes(&u.changes, &mut s);
-                s.push(']');
-                s
-            }
-            Err(e) => error_string(&e),
+    /// Takes the next `len` bytes of input as a chunk. Leaves `[complete,op,…]` (the operations of
+    /// the partial value, see `stream::view`) in the output buffer, in the [`Form`] whose code is
+    /// `form`, or `E<error>` when the input limit is exceeded; returns its length. Through the output
+    /// buffer rather than a returned `String`: no allocation for the host to free, and in Node the
+    /// Latin-1 form, which it decodes fastest.
+    pub fn push(&mut self, len: usize, form: u8) -> usize {
+        let form = Form::from_code(form);
+        with_input(len, |chunk| {
+            let s = match self.0.push(chunk) {
+                Ok(u) => {
+                    let mut s = String::with_capacity(4);
+                    s.push('[');
+                    s.push(if u.complete { '1' } else { '0' });
+                    push_changes(&u.changes, &mut s);
+                    s.push(']');
+                    s
+                }
+                Err(e) => error_string(&e),
+            };
+            write_output(|b| push_json_in(b, s.as_bytes(), form))
         })
     }
 
