@@ -187,12 +187,16 @@ export class StreamCleaner {
   }
 
   #live(where: string): CoreCleaner {
-    if (this.#core === null) throw new Error(`StreamCleaner.${where}: the cleaner has been freed`);
-    if (this.#finished) throw new Error(`StreamCleaner.${where}: the cleaner has already finished`);
+    if (this.#core === null) throw new TypeError(`StreamCleaner.${where}: the cleaner has been freed`);
+    if (this.#finished) throw new TypeError(`StreamCleaner.${where}: the cleaner has already finished`);
     return this.#core;
   }
 
-  /** Takes the next chunk; returns the cleaned text that is now final (often `''`). */
+  /**
+   * Takes the next chunk; returns the cleaned text that is now final (often `''`).
+   *
+   * @throws {TypeError} when `chunk` is not a string, or the cleaner has finished or been freed.
+   */
   push(chunk: string): string {
     assertString(chunk, 'StreamCleaner.push');
     const core = this.#live('push');

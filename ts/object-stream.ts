@@ -118,7 +118,7 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
 
   #take(where: string): AsyncGenerator<ObjectStreamUpdate<T>> {
     if (this.#started)
-      throw new Error(`objectStream: ${where}: the stream is already being read; an ObjectStream is read once`);
+      throw new TypeError(`objectStream: ${where}: the stream is already being read; an ObjectStream is read once`);
     this.#started = true;
     return this.#run();
   }
@@ -231,7 +231,7 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
     } finally {
       parser.free();
       // Left before the end (a break, a cancel): the promises say so rather than never settle.
-      if (!ended) settle(new Error('objectStream: the stream was left before its end'));
+      if (!ended) settle(new TypeError('objectStream: the stream was left before its end'));
     }
   }
 }

@@ -106,8 +106,8 @@ export class PartialJsonParser<T = unknown> {
   }
 
   #live(where: string): CorePartialJson {
-    if (this.#core === null) throw new Error(`PartialJsonParser.${where}: the parser has been freed`);
-    if (this.#finished) throw new Error(`PartialJsonParser.${where}: the parser has already finished`);
+    if (this.#core === null) throw new TypeError(`PartialJsonParser.${where}: the parser has been freed`);
+    if (this.#finished) throw new TypeError(`PartialJsonParser.${where}: the parser has already finished`);
     return this.#core;
   }
 
@@ -116,6 +116,8 @@ export class PartialJsonParser<T = unknown> {
    *
    * @throws {JsonRepairError} `input_too_long` once the text exceeds `maxInputLength`. Other errors
    *   wait for `finish()`, since later text may move the JSON (see {@link PartialJsonParser.error}).
+   * @throws {TypeError} when `chunk` is not a string, or the parser has finished or been freed (as a
+   *   closed web stream throws).
    */
   push(chunk: string): PartialJsonResult<T> {
     assertString(chunk, 'PartialJsonParser.push');

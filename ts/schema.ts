@@ -200,7 +200,7 @@ export class CompiledSchema<T = unknown> {
 
   /** @internal The core schema (throws once freed). */
   core(where: string): CoreSchema {
-    if (this.#core === null) throw new Error(`${where}: the compiled schema has been freed`);
+    if (this.#core === null) throw new TypeError(`${where}: the compiled schema has been freed`);
     return this.#core;
   }
 

@@ -236,7 +236,7 @@ test('StreamCleaner lifecycle: finish ends it, free is idempotent, using frees i
   s.push('<think>why</think>a');
   assert.equal(s.finish(), '');
   assert.equal(s.reasoning, 'why');
-  assert.throws(() => s.push('b'), /already finished/);
+  assert.throws(() => s.push('b'), { name: 'TypeError', message: /already finished/ });
   assert.equal(s.finish(), '');
   s.free();
   s.free();

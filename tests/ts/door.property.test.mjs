@@ -274,28 +274,104 @@ test('partialJsonValues over bytes split anywhere (inside UTF-8 sequences too) e
   );
 });
 
-test('serverSentEvents and openAITextStream: any cut of the bytes gives the same events and text', async () => {
-  const { serverSentEvents, openAITextStream } = await import('llm-response-sanitizer');
+test('serverSentEvents, openAITextStream and anthropicTextStream: any cut of the bytes gives the same events and text', async () => {
+  const { serverSentEvents, openAITextStream, anthropicTextStream } = await import('llm-response-sanitizer');
   const delta = fc.array(piece, { minLength: 1, maxLength: 4 }).map((p) => p.join(''));
   await fc.assert(
     fc.asyncProperty(
-      fc.array(delta, { minLength: 1, maxLength: 8 }),
+      fc.array(fc.tuple(delta, fc.boolean()), { minLength: 1, maxLength: 8 }),
       fc.constantFrom('\n', '\r\n', '\r'),
       fc.uniqueArray(fc.nat(), { maxLength: 10 }),
-      async (deltas, eol, cuts) => {
-        const body = `${deltas.map((d) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: d } }] })}${eol}${eol}`).join('')}data: [DONE]${eol}${eol}`;
-        const bytes = new TextEncoder().encode(body);
+      async (parts, eol, cuts) => {
+        const deltas = parts.map(([d]) => d);
+        const openai = `${deltas.map((d) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: d } }] })}${eol}${eol}`).join('')}data: [DONE]${eol}${eol}`;
+        // Anthropic's events, with thinking deltas (reported through onReasoning) among the text ones.
+        const event = (type, body) => `event: ${type}${eol}data: ${JSON.stringify({ type, ...body })}${eol}${eol}`;
+        const anthropic = [
+          event('message_start', { message: { id: 'm', content: [] } }),
+          event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+          ...parts.map(([d, thinking]) =>
+            event('content_block_delta', {
+              index: 0,
+              delta: thinking ? { type: 'thinking_delta', thinking: d } : { type: 'text_delta', text: d },
+            }),
+          ),
+          event('content_block_stop', { index: 0 }),
+          event('message_stop', {}),
+        ].join('');
+        const split = (body) => {
+          const bytes = new TextEncoder().encode(body);
+          return cutAt(
+            bytes,
+            cuts.map((c) => c % (bytes.length + 1)),
+          );
+        };
+        const events = [];
+        for await (const e of serverSentEvents(split(openai))) events.push(e.data);
+        assert.equal(events.length, deltas.length + 1);
+        let text = '';
+        for await (const d of openAITextStream(split(openai))) text += d;
+        // JSON.stringify of a lone surrogate escapes it, so the text comes back exactly.
+        assert.equal(text, deltas.join(''));
+        let said = '';
+        let thought = '';
+        for await (const d of anthropicTextStream(split(anthropic), { onReasoning: (t) => (thought += t) })) said += d;
+        assert.equal(said, parts.map(([d, t]) => (t ? '' : d)).join(''));
+        assert.equal(thought, parts.map(([d, t]) => (t ? d : '')).join(''));
+      },
+    ),
+    { numRuns: Math.ceil(RUNS / 3) },
+  );
+});
+
+test('serverSentEvents over malformed streams: the provider streams end or throw a ProviderError, the same for every cut', async () => {
+  const { openAITextStream, anthropicTextStream, ProviderError } = await import('llm-response-sanitizer');
+  // Lines a broken or hostile server sends: fields with any value, comments, bare names, JSON that is not an event.
+  const line = fc.oneof(
+    text.map((t) => `data: ${t}`),
+    text.map((t) => `data:${t}`),
+    fc.constantFrom(
+      'data: [DONE]',
+      'data: {}',
+      'data: null',
+      'data: {"choices":[{"delta":{"content":"a"}}]}',
+      'data: {"choices":[{"delta":{"content":1}}]}',
+      'data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"b"}}',
+      'data: {"type":"error","error":{"type":"overloaded_error","message":"busy"}}',
+      'data: {"error":{"message":"bad","code":"x"}}',
+      'event: message_stop',
+      'event: error',
+      ': keep-alive',
+      'id: 7',
+      'retry: 10',
+      'data',
+      '',
+    ),
+    text,
+  );
+  const run = async (stream) => {
+    let out = '';
+    try {
+      for await (const d of stream) out += d;
+      return `text ${JSON.stringify(out)}`;
+    } catch (e) {
+      if (!(e instanceof ProviderError)) throw e;
+      return `error ${e.message} after ${JSON.stringify(out)}`;
+    }
+  };
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(line, { maxLength: 12 }),
+      fc.constantFrom('\n', '\r\n', '\r'),
+      fc.uniqueArray(fc.nat(), { maxLength: 10 }),
+      async (lines, eol, cuts) => {
+        const bytes = new TextEncoder().encode(lines.join(eol) + eol);
         const chunks = cutAt(
           bytes,
           cuts.map((c) => c % (bytes.length + 1)),
         );
-        const events = [];
-        for await (const e of serverSentEvents(chunks)) events.push(e.data);
-        assert.equal(events.length, deltas.length + 1);
-        let text = '';
-        for await (const d of openAITextStream(chunks)) text += d;
-        // JSON.stringify of a lone surrogate escapes it, so the text comes back exactly.
-        assert.equal(text, deltas.join(''));
+        assert.equal(await run(openAITextStream(chunks)), await run(openAITextStream([bytes])));
+        assert.equal(await run(anthropicTextStream(chunks)), await run(anthropicTextStream([bytes])));
       },
     ),
     { numRuns: Math.ceil(RUNS / 3) },
@@ -385,4 +461,225 @@ test('hostile arguments to every exported function and constructor: only TypeErr
   // After all of that the module still works.
   assert.deepEqual(api.parseAndRepair("{'ok': True,}"), { ok: true });
   assert.ok(count > 200);
+});
+
+test('hostile arguments at random (fast-check): any value, wrong-typed options, calls after free and finish; only typed errors, and the module keeps working', async () => {
+  const api = await import('llm-response-sanitizer');
+  // Option names the API reads, given values of every type.
+  const optionNames = [
+    'maxDepth',
+    'maxInputLength',
+    'repairKinds',
+    'forbid',
+    'allow',
+    'strict',
+    'thinkTags',
+    'startThinkTag',
+    'endThinkTag',
+    'thinkOnly',
+    'trim',
+    'removeAssistantPrefix',
+    'removeTimestampPrefix',
+    'openingTagGracePeriod',
+    'expectOnlyClosingThinkTag',
+    'keepTextWithoutClosingTag',
+    'responseStartTextToRemove',
+    'schema',
+    'coerce',
+    'coercionRules',
+    'forbidCoercions',
+    'assertFormat',
+    'defaultDraft',
+    'maxIssues',
+    'maxSchemaLength',
+    'remotes',
+    'format',
+    'signal',
+    'reasoningFirst',
+    'tool',
+    'types',
+    'maxRetries',
+    'onAttempt',
+    'check',
+    'correctionPrompt',
+    'backoff',
+    'issueKeywords',
+    'maxExcerptLength',
+    '__proto__',
+    'constructor',
+  ];
+  let toStringCalls = 0;
+  const value = fc.oneof(
+    {
+      arbitrary: fc.anything({
+        withBigInt: true,
+        withBoxedValues: true,
+        withNullPrototype: true,
+        withMap: true,
+        withSet: true,
+        withTypedArray: true,
+        withSparseArray: true,
+        withDate: true,
+      }),
+      weight: 3,
+    },
+    { arbitrary: text, weight: 2 },
+    {
+      arbitrary: text.map((t) => ({
+        toString() {
+          toStringCalls++;
+          return t;
+        },
+        valueOf() {
+          toStringCalls++;
+          return t;
+        },
+      })),
+      weight: 1,
+    },
+    {
+      arbitrary: fc.constantFrom(
+        Symbol('s'),
+        () => '{}',
+        async () => '{}',
+        new Proxy(
+          {},
+          {
+            get() {
+              throw new Error('proxy trap ran');
+            },
+          },
+        ),
+        {
+          get length() {
+            throw new Error('getter ran');
+          },
+        },
+        Promise.resolve('{}'),
+        new Uint8Array([123, 125]),
+        new AbortController().signal,
+        { type: 'object' },
+        { type: 'array', items: { type: 'string' } },
+        { $ref: '#' },
+        { '~standard': { version: 1, vendor: 'x', validate: () => ({ value: 1 }) } },
+      ),
+      weight: 1,
+    },
+  );
+  const options = fc.oneof(value, fc.dictionary(fc.constantFrom(...optionNames), value, { maxKeys: 4 }));
+  const drain = async (iterable, limit = 200) => {
+    let n = 0;
+    for await (const _ of iterable) if (++n >= limit) break;
+  };
+  const calls = {
+    parseAndRepair: (a, b) => api.parseAndRepair(a, b),
+    repairJson: (a, b) => api.repairJson(a, b),
+    parseDetailed: (a, b) => api.parseDetailed(a, b),
+    clean: (a, b) => api.clean(a, b),
+    cleanDetailed: (a, b) => api.cleanDetailed(a, b),
+    extract: (a, b, c) => api.extract(a, b, c),
+    extractAsync: (a, b, c) => api.extractAsync(a, b, c),
+    compileSchema: (a, b) => api.compileSchema(a, b),
+    validate: (a, b, c) => api.validate(a, b, c),
+    standardIssues: (a) => api.standardIssues(a),
+    isStandardSchema: (a) => api.isStandardSchema(a),
+    buildCorrectionPrompt: (a) => api.buildCorrectionPrompt(a),
+    sanitize: (a) => api.LLMResponseSanitizer.sanitize(a),
+    wilmerCleanOptions: (a, b) => api.wilmerCleanOptions(a, b),
+    openAIText: (a, b) => api.openAIText(a, b),
+    openAIToolArguments: (a, b) => api.openAIToolArguments(a, b),
+    anthropicText: (a) => api.anthropicText(a),
+    anthropicToolInput: (a, b) => api.anthropicToolInput(a, b),
+    isTransportError: (a) => api.isTransportError(a),
+    openAITextStream: (a, b) => drain(api.openAITextStream(a, b)),
+    anthropicTextStream: (a, b) => drain(api.anthropicTextStream(a, b)),
+    serverSentEvents: (a, b) => drain(api.serverSentEvents(a, b)),
+    partialJsonValues: (a, b) => drain(api.partialJsonValues(a, b)),
+    cleanChunks: (a, b, c) => drain(api.cleanChunks(a, b, c)),
+    createCleanStream: (a, b) => api.createCleanStream(a, b),
+    createPartialJsonStream: (a) => api.createPartialJsonStream(a),
+    objectStream: async (a, b) => {
+      const s = api.objectStream(a, b);
+      await drain(s);
+      await s.result;
+    },
+    LlmJsonService: async (a, b) => {
+      const s = new api.LlmJsonService(a);
+      s.clean(b);
+      await s.parseAndRepair(b, a);
+    },
+    LLMResponseProcessor: async (a, b, c) => {
+      const p = new api.LLMResponseProcessor(a);
+      await p.processResponse(b, c);
+    },
+    queryWithCorrection: (a, b) => api.queryWithCorrection(a, b),
+    createOpenAIQuery: (a) => api.createOpenAIQuery(a),
+    createAnthropicQuery: (a) => api.createAnthropicQuery(a),
+  };
+  // A parser or cleaner driven through any sequence of calls, before and after finish() and free().
+  const parserOp = fc.oneof(
+    fc.tuple(fc.constant('push'), fc.oneof(text, value)),
+    fc.constantFrom(
+      ['finish'],
+      ['finishDetailed'],
+      ['finishExtract'],
+      ['finishBoth'],
+      ['free'],
+      ['value'],
+      ['complete'],
+      ['error'],
+    ),
+  );
+  const cleanerOp = fc.oneof(
+    fc.tuple(fc.constant('push'), fc.oneof(text, value)),
+    fc.constantFrom(['flush'], ['finish'], ['free'], ['reasoning'], ['pendingReasoning']),
+  );
+  const theirs = (e) => e instanceof Error && ['getter ran', 'proxy trap ran'].includes(e.message);
+  const typed = (e) =>
+    theirs(e) ||
+    e instanceof TypeError ||
+    e instanceof RangeError ||
+    (e instanceof Error &&
+      [
+        'JsonRepairError',
+        'SchemaCompileError',
+        'SchemaValidationError',
+        'JsonProcessingError',
+        'LLMProcessingError',
+        'ProviderError',
+        'AbortError',
+      ].includes(e.name));
+  const attempt = async (what, fn) => {
+    try {
+      await fn();
+    } catch (e) {
+      assert.ok(typed(e), `${what}: ${e?.name}: ${e?.message}`);
+    }
+  };
+  const apply = (target, [op, arg]) => (typeof target[op] === 'function' ? target[op](arg) : target[op]);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(
+        fc.tuple(fc.constantFrom(...Object.keys(calls)), value, options, options),
+        fc.tuple(fc.constant('PartialJsonParser'), options, fc.array(parserOp, { maxLength: 8 })),
+        fc.tuple(fc.constant('StreamCleaner'), options, fc.array(cleanerOp, { maxLength: 8 })),
+      ),
+      async ([name, a, b, c]) => {
+        if (name === 'PartialJsonParser' || name === 'StreamCleaner') {
+          let target;
+          await attempt(`new ${name}`, () => {
+            target = name === 'PartialJsonParser' ? new api.PartialJsonParser(a) : new api.StreamCleaner(a);
+          });
+          if (target !== undefined) for (const op of b) await attempt(`${name}.${op[0]}`, () => apply(target, op));
+        } else {
+          await attempt(name, () => calls[name](a, b, c));
+        }
+        // Whatever happened, the module still answers.
+        assert.deepEqual(api.parseAndRepair("{'ok': True,}"), { ok: true });
+        assert.equal(api.clean('<think>x</think>y'), 'y');
+      },
+    ),
+    { numRuns: Math.ceil(RUNS / 5) },
+  );
+  assert.ok(toStringCalls >= 0);
 });
