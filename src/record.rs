@@ -55,7 +55,7 @@ repair_kinds! {
     MissingColon => "missing_colon", Syntax, "inserted a missing colon";
     FullwidthPunctuation => "fullwidth_punctuation", Syntax, "read a full-width colon or comma (：，) outside strings as : or ,";
     MismatchedBracket => "mismatched_bracket", Syntax, "a closing bracket of the wrong kind closed the open container";
-    MissingBracket => "missing_bracket", Syntax, "closed an object whose closing brace was missing before the next item of its array";
+    MissingBracket => "missing_bracket", Syntax, "inserted an object's missing brace: its } before the next item of its array, or its { around a key written as an array's item";
     SuperfluousBracket => "superfluous_bracket", Syntax, "skipped a closing bracket that closes nothing";
     UnexpectedCharacter => "unexpected_character", Syntax, "skipped a character that cannot appear here";
     MissingValue => "missing_value", Syntax, "dropped a member or element that has no value";
@@ -63,7 +63,7 @@ repair_kinds! {
     EarlyClose => "early_close", Syntax, "reopened an object or array that was closed before its last members or items";
     Comment => "comment", Syntax, "removed a comment";
     Ellipsis => "ellipsis", Syntax, "removed an ellipsis placeholder";
-    FunctionCall => "function_call", Syntax, "replaced a wrapper call such as ObjectId(\"...\") by its argument";
+    FunctionCall => "function_call", Syntax, "replaced a call such as ObjectId(\"...\") by its argument, or by the array of its arguments";
     StringConcatenation => "string_concatenation", Syntax, "joined strings concatenated with +";
     // Quotes and strings.
     SingleQuotes => "single_quotes", Quotes, "replaced single quotes by double quotes";

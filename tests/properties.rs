@@ -15,6 +15,9 @@ use serde_json::Value;
 mod strategies;
 use strategies::{json_value, token_soup};
 
+/// Words the parser reads as literals, not as bare strings.
+const KEYWORD_LIKE: &[&str] = &["true", "false", "null", "undefined", "nan", "infinity"];
+
 fn opts() -> RepairOptions {
     RepairOptions::default()
 }
@@ -266,6 +269,102 @@ proptest! {
         let out = repair(&commented, &opts()).unwrap();
         let got: Value = serde_json::from_str(&out.json).unwrap();
         prop_assert_eq!(got, v, "{}", commented);
+    }
+
+    /// A record written in an array without its braces (`"items": ["sku": "A", "qty": 2]`, as a model
+    /// that forgot them writes it) is the array holding the record, and the items and members after it
+    /// are kept; a member whose key is written again where its value starts (`{"k": "k": 1}`) keeps
+    /// its value.
+    #[test]
+    fn keys_where_values_stand_keep_every_member(
+        record in prop::collection::vec(("[a-zA-Z0-9 _'é—你🚀:,{}]{1,8}", json_value()), 1..5),
+        after in prop::option::of(json_value()),
+        echoed in any::<prop::sample::Index>(),
+        n in 0u32..1000,
+    ) {
+        let members: Vec<String> = record
+            .iter()
+            .map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), v))
+            .collect();
+        let object = Value::Object(record.iter().cloned().collect());
+        let mut items = vec![object.clone()];
+        let mut text = format!("{{\"items_list\": [{}", members.join(", "));
+        if let Some(v) = after {
+            // An item after the record that is not a key ends it.
+            if !matches!(v, Value::String(_)) {
+                text += &format!(", {v}");
+                items.push(v);
+            }
+        }
+        text += &format!("], \"count_of\": {n}}}");
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, serde_json::json!({"items_list": items, "count_of": n}), "{}", text);
+
+        let i = echoed.index(members.len());
+        let mut echoes = members.clone();
+        echoes[i] = format!("{}: {}", Value::from(record[i].0.as_str()), echoes[i]);
+        let text = format!("{{{}, \"count_of\": {n}}}", echoes.join(", "));
+        let mut want = object;
+        want["count_of"] = Value::from(n);
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, want, "{}", text);
+    }
+
+    /// A call with several arguments (`Date(2024, 1, 5)`) is the array of its arguments, and the members
+    /// after it are kept.
+    #[test]
+    fn a_call_with_several_arguments_is_the_array_of_them(
+        args in prop::collection::vec(json_value(), 2..6),
+        name in "[a-zA-Z_][a-zA-Z0-9_]{0,8}",
+        n in 0u32..1000,
+    ) {
+        let texts: Vec<String> = args.iter().map(Value::to_string).collect();
+        let text = format!("{{\"c\": {name}({}), \"n\": {n}}}", texts.join(", "));
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, serde_json::json!({"c": args, "n": n}), "{}", text);
+    }
+
+    /// A stray quote right after a number or keyword (`12345",`) changes nothing; bare words after an
+    /// array's string item (`["a" in progress, "b"]`) are the next item.
+    #[test]
+    fn stray_quotes_and_bare_words_after_items_keep_every_value(
+        v in json_container(),
+        marks in prop::collection::vec(any::<bool>(), 32),
+        items in prop::collection::vec(
+            ("[a-zA-Z0-9 é—你🚀{}\\[\\],:]{0,8}", "[a-z]{1,8}( [a-z]{1,8})?"),
+            1..4,
+        ),
+        n in 0u32..1000,
+    ) {
+        let json = v.to_string();
+        let (mut text, mut in_string, mut escaped, mut k) = (String::new(), false, false, 0);
+        let mut chars = json.chars().peekable();
+        while let Some(c) = chars.next() {
+            text.push(c);
+            if in_string {
+                in_string = escaped || c != '"';
+                escaped = !escaped && c == '\\';
+                continue;
+            }
+            in_string = c == '"';
+            let ends_token = c.is_ascii_alphanumeric() && matches!(chars.peek(), Some(',' | '}' | ']'));
+            if ends_token {
+                if marks[k % marks.len()] {
+                    text.push('"');
+                }
+                k += 1;
+            }
+        }
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, v, "{}", text);
+
+        let words: Vec<&str> = items.iter().map(|(_, w)| w.as_str()).collect();
+        prop_assume!(words.iter().all(|w| !KEYWORD_LIKE.contains(&w.split(' ').next().unwrap_or(""))));
+        let written: Vec<String> = items.iter().map(|(s, w)| format!("{} {w}", Value::from(s.as_str()))).collect();
+        let text = format!("{{\"a\": [{}], \"n\": {n}}}", written.join(", "));
+        let want: Vec<Value> = items.iter().flat_map(|(s, w)| [Value::from(s.as_str()), Value::from(w.as_str())]).collect();
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, serde_json::json!({"a": want, "n": n}), "{}", text);
     }
 
     #[test]

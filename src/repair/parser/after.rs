@@ -8,6 +8,9 @@ impl Parser<'_> {
         let (b, width) = s.punct(self.st.pos);
         let top = self.top().expect("after_value has an open container");
         if top == Container::Call {
+            if b == b',' {
+                return self.call_arguments(width);
+            }
             if b == b')' {
                 self.st.pos += 1;
             }
@@ -25,6 +28,9 @@ impl Parser<'_> {
                 }
                 Ok(())
             }
+            b',' if top == Container::Object && self.st.implicit == self.st.stack.len() => {
+                self.record_comma(width)
+            }
             b',' => {
                 self.separator(width)?;
                 self.st.state = State::item(top == Container::Object);
@@ -32,7 +38,8 @@ impl Parser<'_> {
             }
             b'}' | b']' => self.close_with(b),
             b')' if top == Container::Tuple => self.close_with(b),
-            b':' | b')' => self.skip_unexpected(),
+            b':' => self.key_in_value_place_taken(top, width),
+            b')' => self.skip_unexpected(),
             b'.' | 0xE2 if self.ellipsis_at(self.st.pos)? => self.ellipsis(),
             // repair: `[{"i": 1 {"i": 2}]`: the object's `}` and the comma after it are missing
             b'{' | b'[' if top == Container::Object && self.in_list() => self.close_missing_brace(),
@@ -40,6 +47,8 @@ impl Parser<'_> {
                 self.pop_and_close();
                 Ok(())
             }
+            // repair: `{"n": 12345", "m": true"}`: the closing quote of a value whose opening one is missing
+            b'"' if self.stray_quote()? => self.skip_unexpected(),
             _ if s.quote_at(self.st.pos).is_some() || is_word_byte(b) || b == b'{' || b == b'[' => {
                 // repair: `[1 2]`, `{"a": 1 "b": 2}`
                 self.record(RepairKind::MissingComma, self.st.pos)?;
@@ -48,6 +57,96 @@ impl Parser<'_> {
             }
             _ => self.skip_unexpected(),
         }
+    }
+
+    /// A colon after a value (see `key_in_value_place`). In an array, after a string item, the item was
+    /// a key and the `{` of its record is missing (`["name": "Ada"]`): the object opens around it, and
+    /// the array's `]` closes it too. In an object, after a value that repeats the member's key
+    /// (`{"k": "k": "v"}`), the repeated key is skipped. Anywhere else the colon is.
+    #[inline(never)]
+    fn key_in_value_place_taken(&mut self, top: Container, width: usize) -> Step {
+        let Some(&f) = self.st.stack.last() else {
+            return self.skip_unexpected();
+        };
+        let at = f.item_out + (f.count > 1) as usize;
+        let out = &self.st.out;
+        if top == Container::Array && out.get(at) == Some(&b'"') && out.last() == Some(&b'"') {
+            // repair: `["name": "Ada"]`
+            self.record(RepairKind::MissingBracket, self.st.pos)?;
+            self.insert_output(at, b'{');
+            if let Some(f) = self.st.stack.last_mut() {
+                f.count -= 1;
+            }
+            self.push_frame(Container::Object)?;
+            if let Some(f) = self.st.stack.last_mut() {
+                f.item_out = at + 1;
+            }
+            self.st.tentative = Some(at + 1);
+            self.st.implicit = self.st.stack.len();
+            self.st.state = State::AfterKey;
+            return Ok(());
+        }
+        if top == Container::Object && self.echoes_key(true) {
+            // repair: `{"k": "k": "v"}`
+            self.record(RepairKind::UnexpectedCharacter, self.st.pos)?;
+            let len = self.st.out.len();
+            self.cut_output(len - (len - at - 1) / 2);
+            if let Some(f) = self.st.stack.last_mut() {
+                f.count -= 1;
+            }
+            self.st.tentative = Some(f.item_out);
+            self.st.pos += width;
+            self.st.state = State::Value;
+            return Ok(());
+        }
+        self.skip_unexpected()
+    }
+
+    /// A comma after a call's argument: unless a key follows (the call's `)` is missing before the next
+    /// member), the call has several arguments (`foo(1, 2)`), and its value is the array of them.
+    #[inline(never)]
+    fn call_arguments(&mut self, width: usize) -> Step {
+        let (r, _) = self.peek_past_space_and_comments(self.st.pos + width, false)?;
+        if self.is_key_ahead(r)? {
+            return self.close_call();
+        }
+        let Some(f) = self.st.stack.last_mut() else {
+            return self.close_call();
+        };
+        f.kind = Container::Tuple;
+        let at = f.item_out;
+        self.insert_output(at, b'[');
+        self.separator(width)?;
+        self.st.state = State::Value;
+        Ok(())
+    }
+
+    /// Whether the quote at the current position stands right after a number or keyword and before a
+    /// delimiter or the end: nothing can follow it there.
+    #[inline(never)]
+    fn stray_quote(&self) -> Result<bool, Stop> {
+        let s = self.input.seen();
+        let (r, _) = self.input.peek_past_space(self.st.pos + 1);
+        Ok(s.at(self.st.pos - 1)?
+            .is_some_and(|b| b.is_ascii_alphanumeric())
+            && matches!(s.punct_at(r)?, None | Some(b',' | b'}' | b']')))
+    }
+
+    /// A comma in an object opened around a key written as an array's item: a key after it is the
+    /// record's next member; anything else is the array's next item, and the record ends here
+    /// (`["a": 1, "b"]`).
+    #[inline(never)]
+    fn record_comma(&mut self, width: usize) -> Step {
+        // Every look-ahead before the first change: a stream may stop in one and run the step again.
+        let (r, _) = self.peek_past_space_and_comments(self.st.pos + width, true)?;
+        let key = self.is_key_ahead(r)?;
+        self.separator(width)?;
+        if key {
+            self.st.state = State::Key;
+            return Ok(());
+        }
+        self.st.implicit = 0;
+        self.close_missing_brace()
     }
 
     /// After the root value: stray closers, comma-separated values, an object closed too early, or the end.

@@ -212,8 +212,13 @@ impl Parser<'_> {
         loop {
             // Again at each token: a closing fence ends the source.
             let end = self.input.end();
+            // An object the parser opened around a key in an array is left to the general steps.
             let in_object = match self.st.stack.last() {
-                Some(f) if f.kind == Container::Object => true,
+                Some(f)
+                    if f.kind == Container::Object && self.st.implicit != self.st.stack.len() =>
+                {
+                    true
+                }
                 Some(f) if f.kind == Container::Array => false,
                 _ => return Ok(()),
             };
@@ -243,6 +248,8 @@ impl Parser<'_> {
                     b']' if !in_object => self.close_with(b)?,
                     // A missing `}` before an array's next item: the general step decides.
                     b'{' | b'[' if in_object && self.in_list() => return Ok(()),
+                    // A quote right after a number or keyword may be a stray one: the general step decides.
+                    b'"' if s[pos - 1].is_ascii_alphanumeric() => return Ok(()),
                     // repair: `[1 2]`, `{"a": 1 "b": 2}`
                     b'"' | b'\'' | b'{' | b'[' | b'_' | b'$' | b'-' | b'+' => {
                         self.missing_comma(in_object)?

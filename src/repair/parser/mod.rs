@@ -216,6 +216,9 @@ struct Progress {
     root_is_object: bool,
     /// Input offset just after the last byte of the last complete value.
     value_end: usize,
+    /// The depth of an object the parser opened around a key written as an array's item, which the
+    /// array's `]` closes too; 0 when there is none.
+    implicit: usize,
     /// The locator found a JSONP callback, so a trailing `);` is expected.
     jsonp: bool,
     /// Whether a typographic quote may close a straight-quoted string (off when `curly_quotes` is
@@ -262,6 +265,7 @@ impl<'a> Parser<'a> {
                 root_out: 0,
                 root_is_object: false,
                 value_end: start,
+                implicit: 0,
                 jsonp: false,
                 curly_closes: !forbid.contains(RepairKind::CurlyQuotes),
                 low_water: Cell::new(usize::MAX),
@@ -424,6 +428,18 @@ impl<'a> Parser<'a> {
         self.st.low_water.set(self.st.low_water.get().min(len));
     }
 
+    /// Inserts `b` into the output at `at`, noting it as [`Parser::cut_output`] does: a reader that showed
+    /// what stood there reads the output again from `at`.
+    #[inline(never)]
+    fn insert_output(&mut self, at: usize, b: u8) {
+        let out = &mut self.st.out;
+        let len = out.len();
+        out.push(b);
+        out.copy_within(at..len, at + 1);
+        out[at] = b;
+        self.st.low_water.set(self.st.low_water.get().min(at));
+    }
+
     /// The shortest the output has been cut back to since the last call, or `usize::MAX`: a reader that has
     /// read further than that must read again from there (settled output is never cut, so this is a net
     /// under that promise, not a path a correct parse takes).
@@ -469,7 +485,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Records a repair, or fails when the options forbid it.
-    #[inline]
+    #[inline(never)]
     fn record(&mut self, kind: RepairKind, offset: usize) -> Step {
         if self.st.forbid.contains(kind) {
             return Err(self.fail(ErrorKind::RepairForbidden { repair: kind }, offset));
@@ -579,6 +595,9 @@ impl<'a> Parser<'a> {
 
     /// Closes the innermost container with the bracket at `pos` (which may be of the wrong kind).
     fn close_with(&mut self, bracket: u8) -> Step {
+        if bracket == b']' && self.st.implicit == self.st.stack.len() {
+            self.close_record()?;
+        }
         let frame = self
             .st
             .stack
@@ -590,6 +609,16 @@ impl<'a> Parser<'a> {
         }
         self.trailing_comma(frame)?;
         self.st.pos += 1;
+        self.pop_and_close();
+        Ok(())
+    }
+
+    /// repair: `["name": "Ada"]`: the object opened around a key in an array closes with the array.
+    #[cold]
+    #[inline(never)]
+    fn close_record(&mut self) -> Step {
+        self.record(RepairKind::MissingBracket, self.st.pos)?;
+        self.st.implicit = 0;
         self.pop_and_close();
         Ok(())
     }

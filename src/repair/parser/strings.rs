@@ -331,7 +331,7 @@ impl Parser<'_> {
         }
         let spaced = q > after;
         Ok(match next {
-            b':' => ctx == Ctx::Key,
+            b':' => ctx == Ctx::Key || self.key_in_value_place(q + width)?,
             b'}' | b']' => self.closer_ends_string(q, next)?,
             // Inside a bracket the content opened, a comma is the pasted value's (`"{"a": 1, "b": 2}"`).
             b',' => self.st.str.inner_open == 0 && self.continues_after_comma(q + width, ctx)?,
@@ -363,6 +363,12 @@ impl Parser<'_> {
             _ => {
                 (newline && self.top() == Some(Container::Object) && self.is_key_ahead(q)?)
                     || self.is_ellipsis_item_ahead(q)?
+                    // An array's item followed by bare words up to a `,` or `]` (`["a" b, "c"]`),
+                    // unless quotes taken as content before make it prose (`["the "best" one]`).
+                    || (spaced
+                        && self.st.str.quotes_seen == 0
+                        && self.top() == Some(Container::Array)
+                        && self.is_bare_item_ahead(q)?)
             }
         })
     }
@@ -402,6 +408,44 @@ impl Parser<'_> {
         }
         let k = s.scan(r, |b| b != b'"' && b != b'\n')?;
         Ok(s.at(k)? != Some(b'"'))
+    }
+
+    /// Whether a value string followed by a colon is a key standing where a value does, so that the quote
+    /// before the colon ends it: an array's item (`["name": "Ada"]`, a record whose braces are missing),
+    /// or a member's key written again as its value (`{"k": "k": "v"}`). `after` is past the colon, where
+    /// a value must start. A quote taken as content before it (`["say "x": y"]`) makes it prose.
+    #[inline(never)]
+    fn key_in_value_place(&self, after: usize) -> Result<bool, Stop> {
+        let fits = match self.top() {
+            Some(Container::Array) => self.st.str.quotes_seen == 0,
+            Some(Container::Object) => self.echoes_key(false),
+            _ => false,
+        };
+        if !fits {
+            return Ok(false);
+        }
+        let (r, _) = self.input.peek_past_space(after);
+        Ok(!matches!(
+            self.input.seen().punct_at(r)?,
+            Some(b',' | b':' | b'}' | b']')
+        ))
+    }
+
+    /// Whether the value string of the current member repeats its key: the output since the member began
+    /// is `"k":"k` (`closed`: and the value's closing quote).
+    #[inline(never)]
+    pub(super) fn echoes_key(&self, closed: bool) -> bool {
+        let out = &self.st.out;
+        let from = self.st.stack.last().map_or(out.len(), |f| f.item_out);
+        let m = out
+            .get(from..out.len() - closed as usize)
+            .unwrap_or_default();
+        let m = m.strip_prefix(b",").unwrap_or(m);
+        let l = m.len() / 2;
+        l > 1
+            && m.len() % 2 == 0
+            && m.get(l - 1..l + 1) == Some(b"\":")
+            && m.get(..l - 1) == m.get(l + 1..)
     }
 
     /// Whether a `{` or `[` stands just before `i` (past spaces).
@@ -447,7 +491,11 @@ impl Parser<'_> {
             return Ok(true);
         }
         if in_object {
-            return Ok(b == b'}' || self.is_key_ahead(r)?);
+            let member = b == b'}' || self.is_key_ahead(r)?;
+            // In a record opened around a key in an array, the array's next item may follow instead.
+            if member || ctx == Ctx::Key || self.st.implicit != self.st.stack.len() {
+                return Ok(member);
+            }
         }
         Ok(s.quote_at(r).is_some()
             || matches!(b, b'{' | b'[' | b']')
