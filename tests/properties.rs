@@ -316,10 +316,13 @@ proptest! {
     fn a_call_with_several_arguments_is_the_array_of_them(
         args in prop::collection::vec(json_value(), 2..6),
         name in "[a-zA-Z_][a-zA-Z0-9_]{0,8}",
+        constructor in any::<bool>(),
         n in 0u32..1000,
     ) {
         let texts: Vec<String> = args.iter().map(Value::to_string).collect();
-        let text = format!("{{\"c\": {name}({}), \"n\": {n}}}", texts.join(", "));
+        // JavaScript's `new Date(…)` is the same call.
+        let new = if constructor { "new " } else { "" };
+        let text = format!("{{\"c\": {new}{name}({}), \"n\": {n}}}", texts.join(", "));
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
         prop_assert_eq!(got, serde_json::json!({"c": args, "n": n}), "{}", text);
     }
@@ -365,6 +368,31 @@ proptest! {
         let want: Vec<Value> = items.iter().flat_map(|(s, w)| [Value::from(s.as_str()), Value::from(w.as_str())]).collect();
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
         prop_assert_eq!(got, serde_json::json!({"a": want, "n": n}), "{}", text);
+    }
+
+    /// Quotes doubled inside a string as CSV writes them (`"say ""hi"" now"`) are one quote each.
+    #[test]
+    fn csv_doubled_quotes_are_one_quote(
+        words in prop::collection::vec(("[a-zA-Z0-9é—你🚀]{1,6}", any::<bool>()), 2..8),
+        in_array in any::<bool>(),
+        n in 0u32..1000,
+    ) {
+        let (mut content, mut csv) = (String::new(), String::new());
+        for (i, (w, quote)) in words.iter().enumerate() {
+            if i > 0 {
+                content.push(if *quote { '"' } else { ' ' });
+                csv.push_str(if *quote { "\"\"" } else { " " });
+            }
+            content.push_str(w);
+            csv.push_str(w);
+        }
+        let (text, want) = if in_array {
+            (format!("[\"{csv}\", {n}]"), serde_json::json!([content, n]))
+        } else {
+            (format!("{{\"k\": \"{csv}\", \"n\": {n}}}"), serde_json::json!({"k": content, "n": n}))
+        };
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, want, "{}", text);
     }
 
     #[test]

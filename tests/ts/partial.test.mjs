@@ -66,12 +66,11 @@ function streamed(chunks, options, { monotone = true } = {}) {
 /** Texts whose partial values may legitimately be replaced (the JSON moves, a key repeats, values get wrapped). */
 const REPLACES = {
   // Comma-separated values are wrapped in an array once the second one shows, comments between or not; a
-  // string item becomes a record's key once its colon shows, a call's argument an array once its second
-  // argument shows, and a value the member's key once a colon follows it.
+  // string item becomes a record's key once its colon shows, and a value the member's key once a colon
+  // follows it.
   test: (t) =>
-    /```|~~~|duplicate|without_braces|several_arguments|echoed|\}\s*,\s*(?:(?:\/\*[\s\S]*?\*\/|\/\/[^\n]*)\s*)*[{"']/i.test(
-      t,
-    ) || mentionsReasoning(t),
+    /```|~~~|duplicate|without_braces|echoed|\}\s*,\s*(?:(?:\/\*[\s\S]*?\*\/|\/\/[^\n]*)\s*)*[{"']/i.test(t) ||
+    mentionsReasoning(t),
 };
 
 test('the corpus: every two-piece split, and one UTF-16 unit per chunk', () => {

@@ -375,7 +375,8 @@ impl<'a> Parser<'a> {
     }
 
     /// How much of the output is settled: no later step can rewind below this length. Past it lie only
-    /// a member or call whose value has not started, string content that a later quote may cut off, the
+    /// a member or call whose value has not started, the argument of a call still open (a second one makes
+    /// the value an array), string content that a later quote may cut off, the
     /// closing quote of a string that `+` may continue, the closing brace of a root object that a
     /// following `, "key":` would reopen, and the closing bracket of a member's array that a following
     /// `, [` would.
@@ -383,6 +384,10 @@ impl<'a> Parser<'a> {
         let mut len = self.st.out.len();
         if let Some(t) = self.st.tentative {
             len = len.min(t);
+        }
+        // A call's value is its argument or the array of its arguments: undecided until it closes.
+        if let Some(f) = self.st.stack.last().filter(|f| f.kind == Container::Call) {
+            len = len.min(f.item_out);
         }
         match self.st.state {
             State::Str => {

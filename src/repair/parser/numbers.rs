@@ -356,9 +356,19 @@ impl Parser<'_> {
     pub(super) fn word(&mut self) -> Step {
         let s = self.input.seen();
         let start = self.st.pos;
-        let k = self.word_end(start)?;
+        let mut k = self.word_end(start)?;
         let tok = s.span(start, k);
-        let next = s.at(k)?;
+        let mut next = s.at(k)?;
+        if tok == b"new" {
+            // `new ObjectId("…")`, `new Date(2024, 1, 5)`: JavaScript's constructor calls are calls too.
+            let (r, _) = self.input.peek_past_space(k);
+            if r > k && s.at(r)?.is_some_and(is_ident_start) {
+                let e = self.word_end(r)?;
+                if s.at(e)? == Some(b'(') {
+                    (k, next) = (e, Some(b'('));
+                }
+            }
+        }
         if k > start && is_ident_start(s[start]) && next == Some(b'(') {
             // repair: `ObjectId("…")`, `NumberLong(2)`: the value is the argument
             self.record(RepairKind::FunctionCall, start)?;

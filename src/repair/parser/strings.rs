@@ -178,6 +178,11 @@ impl Parser<'_> {
                 self.st.out.push(b'"');
                 return Ok(false);
             }
+            // CSV doubles a quote inside a quoted field (`"say ""hi"" now"`): the pair is one quote of the
+            // content, unless its second quote ends the string.
+            let doubled = b == b'"'
+                && s.at(self.st.pos + 1)? == Some(b'"')
+                && !self.ends_string(self.st.pos + 2, self.st.str.ctx)?;
             let seen = self.st.str.quotes_seen + 1;
             if self.st.str.ctx == Ctx::Value
                 && b == b'"'
@@ -226,7 +231,7 @@ impl Parser<'_> {
             } else {
                 s.copy(&mut self.st.out, self.st.pos, self.st.pos + close);
             }
-            self.st.pos += close;
+            self.st.pos += close + doubled as usize;
         }
     }
 
