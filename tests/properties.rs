@@ -210,7 +210,9 @@ proptest! {
     }
 
     /// Prose in a straight-quoted string keeps its typographic quotes (`“yes” “no”`, `it’s`, `‘best’ —`)
-    /// wherever what follows one cannot end the string, in objects and arrays, single- or double-quoted.
+    /// wherever what follows one cannot end the string, in objects and arrays, single- or double-quoted,
+    /// with raw line breaks between words (a line may end and begin with a quoted word); and when the
+    /// text is cut off after any word, the string keeps every word.
     #[test]
     fn typographic_quotes_inside_straight_strings_are_content(
         words in prop::collection::vec(
@@ -224,12 +226,21 @@ proptest! {
             ],
             1..8,
         ),
+        breaks in prop::collection::vec(any::<bool>(), 8),
         single in any::<bool>(),
         in_array in any::<bool>(),
         n in 0u32..1000,
     ) {
         // A quote ends the string only at its end (the last word is never one that ends in a quote).
-        let content = format!("{} end", words.join(" "));
+        let mut content = String::new();
+        for (i, w) in words.iter().enumerate() {
+            if i > 0 {
+                content.push(if breaks[i % breaks.len()] { '\n' } else { ' ' });
+            }
+            content.push_str(w);
+        }
+        let cut_words = content.clone();
+        content.push_str(" end");
         let quoted = if single { format!("'{content}'") } else { format!("\"{content}\"") };
         let text = if in_array {
             format!("{{\"s\": [{quoted}, {n}], \"n\": {n}}}")
@@ -240,6 +251,11 @@ proptest! {
         let got: Value = serde_json::from_str(&out.json).unwrap();
         let s = if in_array { serde_json::json!([content, n]) } else { Value::String(content) };
         prop_assert_eq!(got, serde_json::json!({"s": s, "n": n}), "{}", text);
+
+        let cut = &text[..text.rfind(" end").unwrap()];
+        let got: Value = serde_json::from_str(&repair(cut, &opts()).unwrap().json).unwrap();
+        let s = if in_array { serde_json::json!([cut_words]) } else { Value::String(cut_words) };
+        prop_assert_eq!(got, serde_json::json!({"s": s}), "{}", cut);
     }
 
     /// A line comment before a closer on its line (`"a": 1 // note }, "b": 2`) keeps every value.
@@ -280,6 +296,7 @@ proptest! {
         record in prop::collection::vec(("[a-zA-Z0-9 _'é—你🚀:,{}]{1,8}", json_value()), 1..5),
         after in prop::option::of(json_value()),
         echoed in any::<prop::sample::Index>(),
+        closed in any::<bool>(),
         n in 0u32..1000,
     ) {
         let members: Vec<String> = record
@@ -289,6 +306,10 @@ proptest! {
         let object = Value::Object(record.iter().cloned().collect());
         let mut items = vec![object.clone()];
         let mut text = format!("{{\"items_list\": [{}", members.join(", "));
+        if closed {
+            // Its own `}` closes it as well (`["sku": "A"}]`).
+            text.push('}');
+        }
         if let Some(v) = after {
             // An item after the record that is not a key ends it.
             if !matches!(v, Value::String(_)) {
@@ -296,9 +317,12 @@ proptest! {
                 items.push(v);
             }
         }
-        text += &format!("], \"count_of\": {n}}}");
+        // Later objects at the record's depth are read as objects again: a brace where a key is expected
+        // merges the object it opens.
+        text += &format!("], \"tail\": {{\"x\": {{\"a\": 1, {{\"b\": 2}}}}}}, \"count_of\": {n}}}");
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
-        prop_assert_eq!(got, serde_json::json!({"items_list": items, "count_of": n}), "{}", text);
+        let tail = serde_json::json!({"x": {"a": 1, "b": 2}});
+        prop_assert_eq!(got, serde_json::json!({"items_list": items, "tail": tail, "count_of": n}), "{}", text);
 
         let i = echoed.index(members.len());
         let mut echoes = members.clone();

@@ -250,15 +250,19 @@ impl Parser<'_> {
             return Ok(false);
         };
         // Input that ends before the colon could appear still reads as a (truncated) key.
-        let (k, _) = self.input.peek_past_space(after);
+        let (k, newline) = self.input.peek_past_space(after);
         match s.punct_at(k)? {
             None | Some(b':') => Ok(true),
-            // A quoted key with its colon missing (`"age" 30`), as `ends_string` reads one.
-            Some(b) if k > after && quoted.is_some() => {
+            // A quoted key with its colon missing (`"age" 30`), as `ends_string` reads one; not between
+            // typographic quotes, which are prose's (`‘fine’ ‘fine’`).
+            Some(b)
+                if k > after
+                    && matches!(quoted, Some((QuoteStyle::Double | QuoteStyle::Single, _))) =>
+            {
                 Ok(s.quote_at(k).is_some() || self.whole_value_at(k, b)?)
             }
-            // Words before a quoted key (`NOTE "items": [1]`), which `unquoted_key` skips.
-            Some(_) if k > after && s.quote_at(k).is_some() => self.is_key_ahead(k),
+            // Words before a quoted key on their line (`NOTE "items": [1]`), which `unquoted_key` skips.
+            Some(_) if k > after && !newline && s.quote_at(k).is_some() => self.is_key_ahead(k),
             Some(_) => Ok(false),
         }
     }

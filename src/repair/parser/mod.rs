@@ -687,6 +687,10 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn pop_and_close(&mut self) {
         let frame = self.st.stack.pop().expect("an open container");
+        // An object opened around an array's item that closes by its own `}` is an object like any other.
+        if self.st.stack.len() < self.st.implicit {
+            self.st.implicit = 0;
+        }
         match frame.kind {
             Container::Object => self.st.out.push(b'}'),
             Container::Call => {}

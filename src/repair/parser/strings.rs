@@ -301,9 +301,10 @@ impl Parser<'_> {
     }
 
     /// Whether a typographic quote that would close a straight-quoted string, ending at `after`, stands
-    /// before what may end one (SPEC §3: "followed by a delimiter"): `,` `}` `]` `:` `)`, `+`, a fence,
-    /// a line break or the end. Before anything else (`"say “yes” “no” twice"`, `'it’s'`) it is content,
-    /// whatever a straight quote there would be; `ends_string` decides the rest.
+    /// before what may end one (SPEC §3: "followed by a delimiter"): `,` `}` `]` `:` `)`, `+`, a fence or
+    /// a line break. Before anything else (`"say “yes” “no” twice"`, `'it’s'`) it is content, whatever a
+    /// straight quote there would be; `ends_string` decides the rest. At the end of the input it is
+    /// content too: the string was cut off after it (`"the “ready” `).
     pub(super) fn typographic_may_close(&self, after: usize) -> Result<bool, Stop> {
         let (q, newline) = self.peek_past_space_and_comments(after, true)?;
         Ok(newline
@@ -311,7 +312,7 @@ impl Parser<'_> {
                 .input
                 .seen()
                 .at(q)?
-                .map_or(true, may_follow_closing_typographic))
+                .is_some_and(may_follow_closing_typographic))
     }
 
     /// Whether a closing quote whose end is at `after` really ends the string: what follows must be a
@@ -335,6 +336,11 @@ impl Parser<'_> {
             return Ok(true);
         }
         let spaced = q > after;
+        // A typographic quote that would close a straight-quoted string is prose's unless a delimiter
+        // follows: another typographic quote after it (`the “ready”\n“ready” module`) or words on the
+        // next line do not end the string.
+        let prose = s[after - 1] >= 0x80
+            && matches!(self.st.str.style, QuoteStyle::Double | QuoteStyle::Single);
         Ok(match next {
             b':' => ctx == Ctx::Key || self.key_in_value_place(q + width)?,
             b'}' | b']' => self.closer_ends_string(q, next)?,
@@ -345,10 +351,14 @@ impl Parser<'_> {
             // A quote right after it starts the next key when a key follows (`"x""b": 1`: a comma
             // missing between members); else the two are content (`""` doubled as in CSV).
             _ if s.quote_at(q).is_some() => {
-                spaced
-                    || (ctx == Ctx::Value
-                        && self.top() == Some(Container::Object)
-                        && self.is_key_ahead(q)?)
+                if prose {
+                    spaced && s[q] < 0x80
+                } else {
+                    spaced
+                        || (ctx == Ctx::Value
+                            && self.top() == Some(Container::Object)
+                            && self.is_key_ahead(q)?)
+                }
             }
             // A key followed by a value with no colon between: `{"a" 1}`.
             b if ctx == Ctx::Key && spaced && self.value_starts_at(q, b)? => true,
@@ -364,7 +374,7 @@ impl Parser<'_> {
             {
                 true
             }
-            _ if ctx == Ctx::Key => false,
+            _ if ctx == Ctx::Key || prose => false,
             _ => {
                 (newline && self.top() == Some(Container::Object) && self.is_key_ahead(q)?)
                     || self.is_ellipsis_item_ahead(q)?
