@@ -70,6 +70,45 @@ pub(crate) fn latin1_to_utf8_in_place(buf: &mut [u8], len: usize) -> usize {
     to
 }
 
+/// The character whose UTF-8 sequence starts at `bytes[i]` (not ASCII), and the sequence's length; U+FFFD
+/// and 1 for a byte that does not start a valid sequence. Decoded here rather than by `str::from_utf8`,
+/// whose call per character cost as much as the rest of the narrowing in text of other scripts.
+#[inline(always)]
+fn utf8_char(bytes: &[u8], i: usize) -> (u32, usize) {
+    let lead = u32::from(bytes[i]);
+    let cont = |k: usize| {
+        bytes
+            .get(i + k)
+            .filter(|&&b| b & 0xc0 == 0x80)
+            .map(|&b| u32::from(b & 0x3f))
+    };
+    match lead {
+        0xc2..=0xdf => {
+            if let Some(c1) = cont(1) {
+                return ((lead & 0x1f) << 6 | c1, 2);
+            }
+        }
+        0xe0..=0xef => {
+            if let (Some(c1), Some(c2)) = (cont(1), cont(2)) {
+                let c = (lead & 0x0f) << 12 | c1 << 6 | c2;
+                if c >= 0x800 && !(0xd800..=0xdfff).contains(&c) {
+                    return (c, 3);
+                }
+            }
+        }
+        0xf0..=0xf4 => {
+            if let (Some(c1), Some(c2), Some(c3)) = (cont(1), cont(2), cont(3)) {
+                let c = (lead & 0x07) << 18 | c1 << 12 | c2 << 6 | c3;
+                if (0x1_0000..=0x10_ffff).contains(&c) {
+                    return (c, 4);
+                }
+            }
+        }
+        _ => {}
+    }
+    (0xfffd, 1)
+}
+
 /// Appends the UTF-8 JSON text `json` to `out` in a narrow form, one byte per character for the host to
 /// decode: every non-ASCII character written as a `\uXXXX` escape (surrogate pairs beyond the BMP), or
 /// with `latin1` characters up to U+00FF as one Latin-1 byte each (Node decodes that form fastest, and
@@ -78,7 +117,6 @@ pub(crate) fn latin1_to_utf8_in_place(buf: &mut [u8], len: usize) -> usize {
 pub(crate) fn push_narrow_json(out: &mut Vec<u8>, json: &[u8], latin1: bool) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.reserve(json.len());
-    let mut units = [0u16; 2];
     let mut i = 0;
     while i < json.len() {
         // ASCII in fixed-size pieces (see `latin1_to_utf8_in_place` for why not one copy per run).
@@ -101,22 +139,17 @@ pub(crate) fn push_narrow_json(out: &mut Vec<u8>, json: &[u8], latin1: bool) {
                 continue;
             }
         }
-        let len = match lead {
-            0xf0.. => 4,
-            0xe0.. => 3,
-            _ => 2,
-        };
-        let rest = &json[i..];
-        let (c, used) = match core::str::from_utf8(&rest[..len.min(rest.len())]) {
-            Ok(one) => one.chars().next().map_or(('\u{fffd}', 1), |c| (c, len)),
-            Err(_) => ('\u{fffd}', 1),
-        };
+        // Anything else as `\u` escapes: with `latin1`, U+0100 and up, or a byte that is not UTF-8.
+        let (c, used) = utf8_char(json, i);
         i += used;
-        if latin1 && u32::from(c) <= 0xff {
-            out.push(c as u8);
-            continue;
-        }
-        for &u in c.encode_utf16(&mut units).iter() {
+        // UTF-16 code units: one, or a surrogate pair beyond the BMP.
+        let units = if c >= 0x1_0000 {
+            let v = c - 0x1_0000;
+            [0xd800 | v >> 10, 0xdc00 | (v & 0x3ff)]
+        } else {
+            [c, 0]
+        };
+        for &u in units.iter().take(1 + usize::from(c >= 0x1_0000)) {
             out.extend_from_slice(b"\\u");
             for shift in [12, 8, 4, 0] {
                 out.push(HEX[(u >> shift & 15) as usize]);
@@ -192,6 +225,30 @@ mod tests {
             "[\"a\u{7f}\\u0080\\u009f\\u00e9\\u00ff\",\"\\u0100\\u201c\\ud83d\\ude00\"]"
         );
         assert_eq!(narrow("\u{ff}", true), "\u{ff}");
+    }
+
+    proptest! {
+        /// The decoder agrees with the standard one on every character, and on bytes that are not UTF-8
+        /// reads one byte as U+FFFD (the standard one's first error, as `from_utf8_lossy` shows it).
+        #[test]
+        fn characters_decode_as_the_standard_decoder_does(c in any::<char>(), junk in proptest::collection::vec(any::<u8>(), 1..5)) {
+            let mut b = [0u8; 4];
+            let s = c.encode_utf8(&mut b).as_bytes();
+            if !c.is_ascii() {
+                prop_assert_eq!(utf8_char(s, 0), (u32::from(c), s.len()));
+            }
+            if junk[0] >= 0x80 {
+                let (got, len) = utf8_char(&junk, 0);
+                let valid = core::str::from_utf8(&junk).map_or_else(|e| e.valid_up_to(), |_| junk.len());
+                if (got, len) == (0xfffd, 1) {
+                    prop_assert_eq!(valid, 0);
+                } else {
+                    prop_assert!(valid >= len);
+                    let one = core::str::from_utf8(&junk[..len]).unwrap();
+                    prop_assert_eq!(one.chars().next().map(u32::from), Some(got));
+                }
+            }
+        }
     }
 
     #[test]

@@ -12,9 +12,9 @@ use crate::prelude::*;
 use crate::repair::{json_string, repair_bytes, repair_latin1};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema, SharedSchema};
 use crate::wire::{
-    extracted_json, push_changes, schema_error_json, validation_json, Form, CLEAN_ASSISTANT,
-    CLEAN_GRACE_FROM_START, CLEAN_KEEP_UNCLOSED, CLEAN_ONLY_CLOSING, CLEAN_THINK_ONLY,
-    CLEAN_TIMESTAMP, CLEAN_TRIM, REPORT_MAX,
+    extracted_json, push_changes, push_in_form, schema_error_json, validation_json, Form,
+    CLEAN_ASSISTANT, CLEAN_GRACE_FROM_START, CLEAN_KEEP_UNCLOSED, CLEAN_ONLY_CLOSING,
+    CLEAN_THINK_ONLY, CLEAN_TIMESTAMP, CLEAN_TRIM, REPORT_MAX,
 };
 use crate::{
     CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairOptions, RepairSet,
@@ -269,16 +269,7 @@ fn write_result<J: AsRef<[u8]>>(
         push_narrow_json(b, s.as_bytes(), false);
     }
     b.extend_from_slice(b"}\n");
-    push_json_in(b, json, form);
-}
-
-/// Appends the UTF-8 JSON text `json` in `form`.
-fn push_json_in(b: &mut Vec<u8>, json: &[u8], form: Form) {
-    if form == Form::Utf8 {
-        b.extend_from_slice(json);
-    } else {
-        push_narrow_json(b, json, form == Form::Latin1);
-    }
+    push_in_form(b, json, form);
 }
 
 /// Appends `"span":{…},"repairs":[…]` with UTF-16 positions and 1-based line/column, and
@@ -427,26 +418,20 @@ impl JsPartialJson {
         }
     }
 
-    /// Takes the next `len` bytes of input as a chunk. Leaves `[complete,op,…]` (the operations of
-    /// the partial value, see `stream::view`) in the output buffer, in the [`Form`] whose code is
-    /// `form`, or `E<error>` when the input limit is exceeded; returns its length. Through the output
-    /// buffer rather than a returned `String`: no allocation for the host to free, and in Node the
-    /// Latin-1 form, which it decodes fastest.
+    /// Takes the next `len` bytes of input as a chunk. Leaves the changes of the partial value (see
+    /// [`push_changes`]) in the output buffer, their text in the [`Form`] whose code is `form`, or
+    /// `E<error>` when the input limit is exceeded; returns its length. Through the output buffer rather
+    /// than a returned `String`: no allocation for the host to free, and in Node the Latin-1 form, which
+    /// it decodes fastest.
     pub fn push(&mut self, len: usize, form: u8) -> usize {
         let form = Form::from_code(form);
         with_input(len, |chunk| {
-            let s = match self.0.push(chunk) {
-                Ok(u) => {
-                    let mut s = String::with_capacity(4);
-                    s.push('[');
-                    s.push(if u.complete { '1' } else { '0' });
-                    push_changes(&u.changes, &mut s);
-                    s.push(']');
-                    s
-                }
-                Err(e) => error_string(&e),
-            };
-            write_output(|b| push_json_in(b, s.as_bytes(), form))
+            let pushed = self.0.push_recorded(chunk, |changes, complete| {
+                write_output(|b| push_changes(b, complete, changes.raw(), form))
+            });
+            pushed.unwrap_or_else(|e| {
+                write_output(|b| push_in_form(b, error_string(&e).as_bytes(), form))
+            })
         })
     }
 

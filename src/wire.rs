@@ -5,10 +5,12 @@
 //! printed by `examples/vocabulary.rs` and read by `scripts/vocabulary.mjs`). A code is never written by
 //! hand on the other side. The narrow forms themselves are written by `crate::encoding::push_narrow_json`.
 
+use crate::encoding::push_narrow_json;
 use crate::prelude::*;
 use crate::repair::json_string;
 use crate::schema::{Coercion, Extracted, Issue, SchemaError, Value};
-use crate::{Change, Changes, RepairClass, RepairKind, DEFAULT_MAX_DEPTH, REASONING_TAGS};
+use crate::stream::Code;
+use crate::{RepairClass, RepairKind, DEFAULT_MAX_DEPTH, REASONING_TAGS};
 
 /// The most repairs a report lists; the rest are counted (`omittedRepairs`). A text of commas can need a
 /// repair per byte, and each listed repair costs the host about 300 bytes.
@@ -61,10 +63,7 @@ const CLEAN_FLAGS: [(&str, u32); 7] = [
     ("keepUnclosed", CLEAN_KEEP_UNCLOSED),
 ];
 
-/// The stream view's changes ([`Change`]) by name; a change's code is its index. The host reads one JSON
-/// array of them: a code alone, or for `KEY`, `STRING` and `APPEND` the code and a JSON string of the
-/// text, and for `SCALAR` the code and the JSON token. The text stays JSON-escaped, so the host's
-/// `JSON.parse` decodes it exactly as in the final value.
+/// The stream view's changes by name; a change's code is its index, which is its [`Code`]'s.
 const CHANGES: [&str; 10] = [
     "RESET",
     "OBJECT",
@@ -78,28 +77,35 @@ const CHANGES: [&str; 10] = [
     "WRAP",
 ];
 
-/// Appends `changes` to `out` as elements of a JSON array, each a code (see [`CHANGES`]) and its text.
+/// Appends the UTF-8 JSON text `json` in `form`.
+pub(crate) fn push_in_form(out: &mut Vec<u8>, json: &[u8], form: Form) {
+    if form == Form::Utf8 {
+        out.extend_from_slice(json);
+    } else {
+        push_narrow_json(out, json, form == Form::Latin1);
+    }
+}
+
+/// Appends one push's changes as the host's decoder (`ts/partial-value.ts`) reads them: `1` or `0`
+/// (whether the root value is complete), then each change as its code, one ASCII digit (see
+/// [`CHANGES`]), and for `KEY`, `STRING`, `APPEND` and `SCALAR` its text in `form` and a line feed. The
+/// text is a JSON string's content with its escapes, or a JSON number or literal: a raw line feed is in
+/// neither, so it ends the text, and the host decodes text without a backslash as it stands, with no
+/// `JSON.parse` (the cost of every chunk of a stream).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
-pub(crate) fn push_changes(changes: &Changes, out: &mut String) {
-    out.reserve(changes.text_len() + changes.len() * 5);
-    for change in changes.iter() {
-        // Each element with its comma and quotes as one piece: a change is a few bytes, so the pushes
-        // themselves are the cost.
-        let (head, text, tail) = match change {
-            Change::Reset => (",0", "", ""),
-            Change::Object => (",1", "", ""),
-            Change::Array => (",2", "", ""),
-            Change::Close => (",3", "", ""),
-            Change::Key(t) => (",4,\"", t, "\""),
-            Change::String(t) => (",5,\"", t, "\""),
-            Change::Append(t) => (",6,\"", t, "\""),
-            Change::EndString => (",7", "", ""),
-            Change::Scalar(t) => (",8,", t, ""),
-            Change::Wrap => (",9", "", ""),
-        };
-        out.push_str(head);
-        out.push_str(text);
-        out.push_str(tail);
+pub(crate) fn push_changes<'a>(
+    out: &mut Vec<u8>,
+    complete: bool,
+    changes: impl Iterator<Item = (Code, &'a [u8])>,
+    form: Form,
+) {
+    out.push(if complete { b'1' } else { b'0' });
+    for (code, text) in changes {
+        out.push(b'0' + code as u8);
+        if matches!(code, Code::Key | Code::String | Code::Append | Code::Scalar) {
+            push_in_form(out, text, form);
+            out.push(b'\n');
+        }
     }
 }
 
@@ -222,15 +228,78 @@ mod tests {
         assert_eq!(Form::from_code(200), Form::Utf8);
     }
 
+    /// A change as the host decodes it: its code, and its text's value.
+    type Decoded = (u8, Option<serde_json::Value>);
+
+    /// The host's decoder (`ts/partial-value.ts`), for the tests: whether the root is complete, and each
+    /// change's code with its decoded text (a string's content, or a scalar as JSON). The bytes of a
+    /// narrow form are read one per character, as the host reads them.
+    fn decode(wire: &[u8], form: Form) -> Result<(bool, Vec<Decoded>), String> {
+        let text: String = match form {
+            Form::Utf8 => String::from_utf8(wire.to_vec()).map_err(|e| e.to_string())?,
+            _ => wire.iter().map(|&b| char::from(b)).collect(),
+        };
+        let mut chars = text.chars();
+        let complete = match chars.next() {
+            Some('0') => false,
+            Some('1') => true,
+            other => return Err(format!("no complete flag: {other:?}")),
+        };
+        let mut ops = Vec::new();
+        while let Some(c) = chars.next() {
+            let code = c.to_digit(10).ok_or(format!("not a code: {c:?}"))? as u8;
+            let arg = if matches!(code, 4..=6 | 8) {
+                let t: String = chars.by_ref().take_while(|&c| c != '\n').collect();
+                let v = if code == 8 {
+                    serde_json::from_str::<serde_json::Value>(&t)
+                        .map_err(|e| format!("{e}: {t:?}"))?
+                } else {
+                    // Without a backslash the text is used as it stands; with one, JSON decodes it.
+                    let v: serde_json::Value = serde_json::from_str(&format!("\"{t}\""))
+                        .map_err(|e| format!("{e}: {t:?}"))?;
+                    if !t.contains('\\') {
+                        assert_eq!(v.as_str(), Some(t.as_str()));
+                    }
+                    v
+                };
+                if code == 8 && !(v.is_number() || v.is_boolean() || v.is_null()) {
+                    return Err(format!("not a scalar: {t:?}"));
+                }
+                Some(v)
+            } else {
+                None
+            };
+            ops.push((code, arg));
+        }
+        Ok((complete, ops))
+    }
+
     #[test]
-    fn changes_are_encoded_as_codes_and_json_text() {
+    fn changes_cross_as_codes_and_text_ending_at_a_line_feed() {
         let mut p = crate::PartialJson::new(&crate::RepairOptions::default());
-        let mut wire = String::new();
-        push_changes(&p.push("{\"a\": [1, \"x\\\"y").unwrap().changes, &mut wire);
-        push_changes(&p.push("\"], \"b\": 'c'}").unwrap().changes, &mut wire);
-        assert_eq!(wire, r#",1,4,"a",2,8,1,5,"x\"y",7,3,4,"b",5,"c",7"#);
+        let mut wire = Vec::new();
+        for chunk in ["{\"a\": [1, \"x\\\"y", "\"], \"b\": 'c'}"] {
+            let u = p.push(chunk).unwrap();
+            push_changes(&mut wire, u.complete, u.changes.raw(), Form::Utf8);
+        }
+        assert_eq!(wire, b"014a\n281\n5x\\\"y\n1734b\n5c\n7");
         for (code, name) in CHANGES.iter().enumerate() {
             assert!(vocabulary().contains(&format!("\"{name}\":{code}")));
+        }
+        let codes = [
+            (Code::Reset, "RESET"),
+            (Code::Object, "OBJECT"),
+            (Code::Array, "ARRAY"),
+            (Code::Close, "CLOSE"),
+            (Code::Key, "KEY"),
+            (Code::String, "STRING"),
+            (Code::Append, "APPEND"),
+            (Code::EndString, "END_STRING"),
+            (Code::Scalar, "SCALAR"),
+            (Code::Wrap, "WRAP"),
+        ];
+        for (code, name) in codes {
+            assert_eq!(CHANGES[code as usize], name);
         }
     }
 
@@ -278,12 +347,12 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Whatever text arrives in whatever chunks, every push's operations cross as JSON the host's
-        /// `JSON.parse` reads, each code with the argument its decoder expects: a string after a key,
-        /// string or append, a JSON scalar after a scalar, nothing after the others (issue 27: raw text
-        /// in an operation once made the host's parse throw mid-stream).
+        /// Whatever text arrives in whatever chunks, every push's changes cross in every form as the
+        /// host's decoder reads them, each code with the text it expects, and the narrow forms say what
+        /// the UTF-8 one says (issue 27: raw text in an operation once made the host's parse throw
+        /// mid-stream).
         #[test]
-        fn every_push_crosses_as_json_the_host_decodes(
+        fn every_push_crosses_as_the_host_decodes_it(
             pieces in proptest::collection::vec(
                 proptest::prop_oneof![
                     proptest::sample::select(vec![
@@ -308,26 +377,18 @@ mod tests {
                     break;
                 };
                 at = end;
-                let mut wire = String::from("[0");
-                push_changes(&u.changes, &mut wire);
-                wire.push(']');
-                let ops: serde_json::Value = serde_json::from_str(&wire)
-                    .map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{e}: {wire}")))?;
-                let ops = ops.as_array().unwrap();
-                let mut i = 1;
-                while i < ops.len() {
-                    let code = ops[i].as_u64().unwrap();
-                    i += 1;
-                    match code {
-                        4..=6 => { proptest::prop_assert!(ops[i].is_string(), "{}", wire); i += 1; }
-                        8 => {
-                            proptest::prop_assert!(ops[i].is_number() || ops[i].is_boolean() || ops[i].is_null(), "{}", wire);
-                            i += 1;
-                        }
-                        0..=3 | 7 | 9 => {}
-                        _ => proptest::prop_assert!(false, "unknown code {} in {}", code, wire),
-                    }
+                let mut decoded = Vec::new();
+                for form in [Form::Utf8, Form::Ascii, Form::Latin1] {
+                    let mut wire = Vec::new();
+                    push_changes(&mut wire, u.complete, u.changes.raw(), form);
+                    let d = decode(&wire, form).map_err(|e| {
+                        proptest::test_runner::TestCaseError::fail(format!("{e}: {}", String::from_utf8_lossy(&wire)))
+                    })?;
+                    proptest::prop_assert_eq!(d.1.len(), u.changes.iter().count());
+                    decoded.push(d);
                 }
+                proptest::prop_assert_eq!(&decoded[0], &decoded[1]);
+                proptest::prop_assert_eq!(&decoded[0], &decoded[2]);
             }
         }
     }

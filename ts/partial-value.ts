@@ -19,6 +19,15 @@ interface StringSlot {
   text: string;
 }
 
+/** A JSON number or literal, as `JSON.parse` reads it. */
+function scalar(token: string): number | boolean | null {
+  if (token === 'true') return true;
+  if (token === 'false') return false;
+  if (token === 'null') return null;
+  // For a JSON number `Number` is `JSON.parse`: the same text, the same nearest double.
+  return Number(token);
+}
+
 /** Sets `parent[key]` as an own data property, even for `"__proto__"`. */
 function put(parent: Container, key: string | number, value: unknown): void {
   if (key === '__proto__') {
@@ -89,13 +98,27 @@ export class PartialValue {
     return [parent, key];
   }
 
-  /** Applies the operations `ops[from..]`. */
-  apply(ops: readonly unknown[], from: number): void {
-    const snapshots = this.#copies !== undefined && from < ops.length;
+  /**
+   * Applies one push's changes as the core's binding writes them (its `push_changes`): after the
+   * complete flag, each change is its code as one digit, and a key, string, append or scalar has its text
+   * up to a line feed, a JSON string's content with its escapes or a JSON number or literal. Text with no
+   * backslash is the string itself; only text with one goes through `JSON.parse`.
+   */
+  apply(wire: string): void {
+    const snapshots = this.#copies !== undefined && wire.length > 1;
     // Every change happens at the top of the stack: the stack is the path of containers to copy again.
     if (snapshots) this.#dirty.push(...this.#stack);
-    for (let i = from; i < ops.length; ) {
-      switch (ops[i++]) {
+    for (let i = 1; i < wire.length; ) {
+      const code = wire.charCodeAt(i++) - 48;
+      let text = '';
+      if (code === KEY || code === STRING || code === APPEND || code === SCALAR) {
+        const end = wire.indexOf('\n', i);
+        if (end < 0) throw new Error('llm-response-sanitizer: a partial-value change without the end of its text');
+        text = wire.slice(i, end);
+        i = end + 1;
+        if (code !== SCALAR && text.indexOf('\\') >= 0) text = JSON.parse(`"${text}"`) as string;
+      }
+      switch (code) {
         case RESET:
           this.root = undefined;
           this.#stack.length = 0;
@@ -105,7 +128,7 @@ export class PartialValue {
           break;
         case OBJECT:
         case ARRAY: {
-          const c: Container = ops[i - 1] === OBJECT ? {} : [];
+          const c: Container = code === OBJECT ? {} : [];
           this.#place(c);
           this.#stack.push(c);
           if (snapshots) this.#dirty.push(c);
@@ -115,17 +138,16 @@ export class PartialValue {
           this.#stack.pop();
           break;
         case KEY:
-          this.#key = ops[i++] as string;
+          this.#key = text;
           break;
         case STRING: {
-          const text = ops[i++] as string;
           const [parent, key] = this.#place(text);
           this.#string = { parent, key, text };
           break;
         }
         case APPEND: {
           const s = this.#string!;
-          s.text += ops[i++] as string;
+          s.text += text;
           if (s.parent === undefined) this.root = s.text;
           else put(s.parent, s.key, s.text);
           break;
@@ -134,7 +156,7 @@ export class PartialValue {
           this.#string = undefined;
           break;
         case SCALAR:
-          this.#place(ops[i++]);
+          this.#place(scalar(text));
           break;
         case WRAP: {
           const wrapper = [this.root];
@@ -145,7 +167,7 @@ export class PartialValue {
           break;
         }
         default:
-          throw new Error(`llm-response-sanitizer: unknown partial-value operation ${String(ops[i - 1])}`);
+          throw new Error(`llm-response-sanitizer: unknown partial-value change ${wire[i - 1]}`);
       }
     }
     if (snapshots) this.#refresh();

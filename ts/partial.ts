@@ -133,9 +133,8 @@ export class PartialJsonParser<T = unknown> {
 
   #apply(out: string): void {
     if (out.charCodeAt(0) === 69 /* E */) fail(decodeError(out));
-    const ops = JSON.parse(out) as unknown[];
-    this.#complete = ops[0] === 1;
-    this.#value.apply(ops, 1);
+    this.#complete = out.charCodeAt(0) === 49; /* 1 */
+    this.#value.apply(out);
   }
 
   /** The value so far. */

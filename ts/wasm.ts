@@ -385,7 +385,7 @@ export function newCleaner(o: CoreCleanOptions): CoreCleaner {
 
 /** The core's streaming JSON parser. Freed by `free()`, or by the module's finalization registry. */
 export interface CorePartialJson {
-  /** `[complete, op, …]` as text, or `E<error>` when the input limit is exceeded. */
+  /** The complete flag and the changes (the binding's `push_changes`), or `E<error>` when the input limit is exceeded. */
   push(chunk: string): string;
   finish(report: boolean, narrow: boolean): RawRepairOk | RawRepairErr;
   /** The error the parse has stopped with so far, in the binding's `E` format. */

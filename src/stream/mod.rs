@@ -14,4 +14,5 @@ pub use cleaner::{
     DEFAULT_END_THINK_TAG, DEFAULT_OPENING_TAG_GRACE_PERIOD, DEFAULT_START_THINK_TAG,
 };
 pub use partial::{PartialJson, Update};
+pub(crate) use view::Code;
 pub use view::{Change, Changes};

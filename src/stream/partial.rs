@@ -177,14 +177,35 @@ impl PartialJson {
     /// `InputLimitExceeded` once the text is longer than `max_input_length`; other errors wait for
     /// [`Self::finish`], since later text may move the JSON elsewhere (see [`Self::error`]).
     pub fn push(&mut self, chunk: &str) -> Result<Update, Error> {
+        let complete = self.take_chunk(chunk)?;
+        Ok(Update {
+            changes: self.changes.take(),
+            complete,
+        })
+    }
+
+    /// [`Self::push`] for the binding: the changes stay in the recorder, whose buffers are reused (a
+    /// stream of small chunks then allocates nothing per chunk). `write` reads them and whether the root
+    /// is complete; they are cleared after.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
+    pub(crate) fn push_recorded<R>(
+        &mut self,
+        chunk: &str,
+        write: impl FnOnce(&Recorder, bool) -> R,
+    ) -> Result<R, Error> {
+        let complete = self.take_chunk(chunk)?;
+        let r = write(&self.changes, complete);
+        self.changes.clear();
+        Ok(r)
+    }
+
+    /// Reads the next chunk, recording the changes; returns whether the root value is complete.
+    fn take_chunk(&mut self, chunk: &str) -> Result<bool, Error> {
         if let Some(e) = &self.too_long {
             return Err(e.clone());
         }
         if self.finished {
-            return Ok(Update {
-                changes: Changes::default(),
-                complete: self.complete(),
-            });
+            return Ok(self.complete());
         }
         self.utf16_len += utf16_len(chunk);
         if let Some(limit) = self.options.max_input_length {
@@ -203,20 +224,14 @@ impl PartialJson {
                 from.saturating_sub(CLOSING_THINK_TAG_MAX),
             ) {
                 self.closing_search = Some(self.text.len());
-                return Ok(Update {
-                    changes: Changes::default(),
-                    complete: false,
-                });
+                return Ok(false);
             }
             self.closing_search = None;
             self.relocate();
         }
         if let Some(q) = &mut self.quoted {
             if q.still(self.text.as_bytes()) {
-                return Ok(Update {
-                    changes: Changes::default(),
-                    complete: false,
-                });
+                return Ok(false);
             }
             self.quoted = None;
         }
@@ -240,10 +255,7 @@ impl PartialJson {
             }
         }
         self.feed();
-        Ok(Update {
-            changes: self.changes.take(),
-            complete: self.complete(),
-        })
+        Ok(self.complete())
     }
 
     /// Whether the root value has been read to its closing bracket.

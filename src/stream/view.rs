@@ -39,9 +39,9 @@ pub enum Change<'a> {
     Wrap,
 }
 
-/// What a change is, without its text.
+/// What a change is, without its text. The order is the wire's (`crate::wire`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Code {
+pub(crate) enum Code {
     Reset,
     Object,
     Array,
@@ -73,9 +73,12 @@ impl Changes {
         self.list.len()
     }
 
-    /// The length of all their text together.
-    pub(crate) fn text_len(&self) -> usize {
-        self.text.len()
+    /// The changes, in order, each as its code and its text.
+    #[cfg(test)]
+    pub(crate) fn raw(&self) -> impl Iterator<Item = (Code, &[u8])> + '_ {
+        self.list
+            .iter()
+            .map(|&(code, from, to)| (code, self.text.as_bytes().get(from..to).unwrap_or_default()))
     }
 
     /// The changes, in order.
@@ -115,6 +118,20 @@ impl Recorder {
         let from = self.text.len();
         self.text.extend_from_slice(text);
         self.list.push((code, from, self.text.len()));
+    }
+
+    /// The changes recorded so far, each as its code and its text (the parser's output, JSON-escaped).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
+    pub(crate) fn raw(&self) -> impl Iterator<Item = (Code, &[u8])> + '_ {
+        self.list
+            .iter()
+            .map(|&(code, from, to)| (code, self.text.get(from..to).unwrap_or_default()))
+    }
+
+    /// Forgets the changes recorded so far, keeping the buffers.
+    pub(crate) fn clear(&mut self) {
+        self.list.clear();
+        self.text.clear();
     }
 
     /// Takes the changes recorded so far, leaving none. The text is the parser's output, cut only at
