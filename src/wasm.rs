@@ -254,18 +254,40 @@ fn write_result<J: AsRef<[u8]>>(
     report: bool,
     form: Form,
 ) {
-    let out = match result {
-        Ok(out) => out,
-        Err(e) => return push_narrow_json(b, error_string(&e).as_bytes(), false),
-    };
-    let json = out.json.as_ref();
+    match result {
+        Ok(out) => write_repaired(
+            b,
+            text,
+            out.json.as_ref(),
+            out.status,
+            &out.repairs,
+            &out.span,
+            report,
+            form,
+        ),
+        Err(e) => push_narrow_json(b, error_string(&e).as_bytes(), false),
+    }
+}
+
+/// [`write_result`] of a repair, once for every kind of JSON text (one copy in the wasm).
+#[allow(clippy::too_many_arguments)]
+fn write_repaired(
+    b: &mut Vec<u8>,
+    text: &str,
+    json: &[u8],
+    status: Status,
+    repairs: &[Repair],
+    span: &Range<usize>,
+    report: bool,
+    form: Form,
+) {
     b.reserve(json.len() + 4);
     b.extend_from_slice(b"R{");
     if report {
         let mut s = String::from("\"status\":");
-        push_json_str(&mut s, out.status.code());
+        push_json_str(&mut s, status.code());
         s.push(',');
-        push_report(&mut s, text, &out.repairs, &out.span);
+        push_report(&mut s, text, repairs, span);
         push_narrow_json(b, s.as_bytes(), false);
     }
     b.extend_from_slice(b"}\n");

@@ -128,7 +128,7 @@ proptest! {
     }
 
     /// A Python tuple of any values (`(1, "a", None)`, `(x,)`, `()`) is the array of those values, and
-    /// the members after it are kept.
+    /// the members after it are kept; one value in parentheses without a comma is that value.
     #[test]
     fn a_python_tuple_is_the_array_of_its_items(
         items in prop::collection::vec(json_value(), 0..6),
@@ -144,6 +144,12 @@ proptest! {
         let out = repair(&text, &opts()).unwrap();
         let got: Value = serde_json::from_str(&out.json).unwrap();
         prop_assert_eq!(got, serde_json::json!({"t": items, "n": n}), "{}", text);
+        // Without its comma, one item in parentheses is that item (`(1)` is 1 in Python).
+        if let [item] = items.as_slice() {
+            let text = format!("{{\"t\": ({}), \"n\": {n}}}", texts[0]);
+            let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+            prop_assert_eq!(got, serde_json::json!({"t": item, "n": n}), "{}", text);
+        }
     }
 
     /// A Python set whose first item is a number or a single-quoted string (`{'a', 'b'}`, `{3, 1}`) is
@@ -442,4 +448,91 @@ fn deep_nesting_is_a_typed_error_not_a_stack_overflow() {
     };
     let out = repair(&format!("{{\"a\":{deep}"), &big).unwrap();
     assert_eq!(out.json.len(), 2_000_006);
+}
+
+proptest! {
+    /// A value string whose closing quote is missing before the closers that end the text
+    /// (`{"a": {"b": "words}}`) ends there, and the closers close: the containers keep every member.
+    /// A string that opened a bracket of its own keeps its closers (`"if (x) { go(); }`).
+    #[test]
+    fn a_closing_quote_missing_before_the_last_closers(
+        words in "[a-zA-Z0-9éü—’,.:;!?()-]{1,6}( [a-zA-Z0-9éü—’,.:;!?()-]{1,6}){0,5}",
+        path in prop::collection::vec(any::<bool>(), 1..4),
+        before in prop::sample::select(vec!["", " ", "  "]),
+        between in prop::sample::select(vec!["", " ", "\n"]),
+        end in prop::sample::select(vec!["", "\n", " \n"]),
+        own_brace in any::<bool>(),
+        n in 0u32..1000,
+    ) {
+        let content = if own_brace { format!("{words} {{ }}") } else { words.clone() };
+        // The innermost container first: objects hold the string under "k", arrays after a number.
+        let mut text = format!("\"{content}{before}");
+        let mut want = Value::from(content.as_str());
+        let mut closers = Vec::new();
+        for &object in &path {
+            if object {
+                text = format!("{{\"n\": {n}, \"k\": {text}");
+                want = serde_json::json!({"n": n, "k": want});
+                closers.push('}');
+            } else {
+                text = format!("[{n}, {text}");
+                want = serde_json::json!([n, want]);
+                closers.push(']');
+            }
+        }
+        let closers: Vec<String> = closers.iter().map(char::to_string).collect();
+        text += &closers.join(between);
+        text += end;
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        if own_brace {
+            // The closers stay the string's, and the containers close at the end.
+            let mut v = &got;
+            for &object in path.iter().rev() {
+                v = if object { &v["k"] } else { &v[1] };
+            }
+            let s = v.as_str().unwrap_or_default();
+            prop_assert!(s.starts_with(content.as_str()), "{:?} -> {}", text, got);
+        } else {
+            prop_assert_eq!(got, want, "{:?}", text);
+        }
+    }
+
+    /// A closing brace written twice between the records of an array (`[{…}}, {…}]`) closes nothing:
+    /// the array keeps every record.
+    #[test]
+    fn a_doubled_closing_brace_between_records(
+        records in prop::collection::vec(prop::collection::vec(("[a-z]{1,6}", json_value()), 1..4), 2..5),
+        doubled in any::<prop::sample::Index>(),
+    ) {
+        let objects: Vec<Value> = records
+            .iter()
+            .map(|kv| Value::Object(kv.iter().cloned().collect()))
+            .collect();
+        let at = doubled.index(objects.len() - 1);
+        let texts: Vec<String> = objects
+            .iter()
+            .enumerate()
+            .map(|(i, o)| if i == at { format!("{o}}}") } else { o.to_string() })
+            .collect();
+        let text = format!("[{}]", texts.join(",\n  "));
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, Value::Array(objects), "{}", text);
+    }
+
+    /// A member's bare value with commas in it (`"summary": Apples, pears, and plums.",`) is one string
+    /// up to its closing quote, or up to the next key when it has none.
+    #[test]
+    fn a_bare_value_with_commas_is_one_string(
+        // No word starts with a quote: `’` there would open a string (it is an apostrophe inside one).
+        parts in prop::collection::vec("[a-zA-Zé—][a-zA-Zé—’.!?-]{0,6}( [a-zA-Zé—][a-zA-Zé—’.!?-]{0,5}){0,2}", 2..5),
+        closing_quote in any::<bool>(),
+        n in 0u32..1000,
+    ) {
+        prop_assume!(parts.iter().all(|p| !KEYWORD_LIKE.iter().any(|k| p.eq_ignore_ascii_case(k))));
+        let value = parts.join(", ");
+        let quote = if closing_quote { "\"" } else { "" };
+        let text = format!("{{\"title\": \"x\", \"summary\": {value}{quote}, \"count\": {n}}}");
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, serde_json::json!({"title": "x", "summary": value, "count": n}), "{}", text);
+    }
 }

@@ -107,7 +107,8 @@ impl Parser<'_> {
     #[inline(never)]
     fn call_arguments(&mut self, width: usize) -> Step {
         let (r, _) = self.peek_past_space_and_comments(self.st.pos + width, false)?;
-        if self.is_key_ahead(r)? {
+        // An item the input ends in is the next argument (`(1, 2`), not a member cut short.
+        if self.key_ahead(r, false)? {
             return self.close_call();
         }
         let Some(f) = self.st.stack.last_mut() else {
@@ -215,9 +216,15 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// Whether a key (`"k":`, `'k':`, `k:`) starts at `i`.
+    /// Whether a key (`"k":`, `'k':`, `k:`) starts at `i`; a token the input ends after reads as one
+    /// (truncated).
     #[inline]
     pub(super) fn is_key_ahead(&self, i: usize) -> Result<bool, Stop> {
+        self.key_ahead(i, true)
+    }
+
+    /// [`Self::is_key_ahead`], where a token the input ends after is a key only with `truncated`.
+    pub(super) fn key_ahead(&self, i: usize, truncated: bool) -> Result<bool, Stop> {
         let s = self.input.seen();
         if !s.has(i)? {
             return Ok(false);
@@ -252,7 +259,8 @@ impl Parser<'_> {
         // Input that ends before the colon could appear still reads as a (truncated) key.
         let (k, newline) = self.input.peek_past_space(after);
         match s.punct_at(k)? {
-            None | Some(b':') => Ok(true),
+            None => Ok(truncated),
+            Some(b':') => Ok(true),
             // A quoted key with its colon missing (`"age" 30`), as `ends_string` reads one; not between
             // typographic quotes, which are prose's (`‘fine’ ‘fine’`).
             Some(b)
@@ -262,7 +270,9 @@ impl Parser<'_> {
                 Ok(s.quote_at(k).is_some() || self.whole_value_at(k, b)?)
             }
             // Words before a quoted key on their line (`NOTE "items": [1]`), which `unquoted_key` skips.
-            Some(_) if k > after && !newline && s.quote_at(k).is_some() => self.is_key_ahead(k),
+            Some(_) if k > after && !newline && s.quote_at(k).is_some() => {
+                self.key_ahead(k, truncated)
+            }
             Some(_) => Ok(false),
         }
     }

@@ -597,6 +597,14 @@ mod tests {
         // Python sets.
         "{1, ",
         "{'a', ",
+        // Closers written twice, closers that end a string cut before its quote, bare words with commas
+        // and braces.
+        "}}",
+        "]]",
+        " }\n",
+        "ipsum, sic",
+        ", datum.\"",
+        "w{x}y",
         // Typographic quotes inside straight-quoted strings, before words, spaces and delimiters.
         "”s",
         "” ",

@@ -410,6 +410,10 @@ impl<'a> Parser<'a> {
                 if let Some((out_len, _)) = st.fence_cut {
                     len = len.min(out_len);
                 }
+                // Closers and spaces that the end of the input would read as the containers' closers.
+                if st.ctx == Ctx::Value && !self.st.stack.is_empty() {
+                    len = len.min(self.st.out.len() - strings::held_tail(&self.st.out));
+                }
             }
             State::AfterString => len = len.min(self.st.out.len().saturating_sub(1)),
             State::AfterValue if self.st.stack.is_empty() && self.st.root_is_object => {
@@ -641,6 +645,14 @@ impl<'a> Parser<'a> {
     /// [`Self::close_with`] for a closer of the wrong kind.
     #[inline(never)]
     fn close_mismatched(&mut self, frame: Frame, bracket: u8) -> Step {
+        // repair: `[{"a": 1}}, {"b": 2}]`: a closer written twice, where nothing of its kind is open,
+        // closes nothing (read as a typo for `]`, it would end the array before its other items).
+        let doubled = self.st.pending_comma.is_none() && self.st.out.last() == Some(&bracket);
+        if doubled && self.open_closed_by(bracket).is_none() {
+            self.record(RepairKind::SuperfluousBracket, self.st.pos)?;
+            self.st.pos += 1;
+            return Ok(());
+        }
         let levels = self.mismatch_levels(bracket)?;
         self.trailing_comma(frame)?;
         if frame.kind == Container::Wrapper {

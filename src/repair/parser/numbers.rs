@@ -372,14 +372,7 @@ impl Parser<'_> {
         if k > start && is_ident_start(s[start]) && next == Some(b'(') {
             // repair: `ObjectId("…")`, `NumberLong(2)`: the value is the argument
             self.record(RepairKind::FunctionCall, start)?;
-            let tentative = self.st.tentative;
-            self.begin_value();
-            // The call is dropped if its argument never starts: nothing of it is settled yet.
-            self.st.tentative = tentative.or(self.st.stack.last().map(|f| f.item_out));
-            self.push_frame(Container::Call)?;
-            self.st.pos = k + 1;
-            self.st.state = State::Value;
-            return Ok(());
+            return self.open_call(k + 1);
         }
         if self.ends_token(k)? {
             let keyword = match tok.first() {
@@ -414,12 +407,57 @@ impl Parser<'_> {
         self.bare_string(start)
     }
 
+    /// Whether the words of a member's bare value go on after the comma before `i`: more words follow on
+    /// the same line, and they are not a key (`{"a": ipsum, sic, datum.", "b": 1}`).
+    #[inline(never)]
+    fn words_go_on(&self, i: usize) -> Result<bool, Stop> {
+        let s = self.input.seen();
+        let (r, newline) = self.input.peek_past_space(i);
+        let Some(b) = s.at(r)? else {
+            return Ok(false);
+        };
+        if newline || s.quote_at(r).is_some() || !(b.is_ascii_alphanumeric() || b >= 0x80) {
+            return Ok(false);
+        }
+        Ok(!self.is_key_ahead(r)?)
+    }
+
+    /// Opens a call whose first argument starts at `at`: its value is that argument, or the array of its
+    /// arguments once a comma follows the first.
+    pub(super) fn open_call(&mut self, at: usize) -> Step {
+        let tentative = self.st.tentative;
+        self.begin_value();
+        // The call is dropped if its argument never starts: nothing of it is settled yet.
+        self.st.tentative = tentative.or(self.st.stack.last().map(|f| f.item_out));
+        self.push_frame(Container::Call)?;
+        self.st.pos = at;
+        self.st.state = State::Value;
+        Ok(())
+    }
+
     /// repair: bare words (`active`, `team-b`, `in progress`) become a string, up to the next delimiter.
     pub(super) fn bare_string(&mut self, start: usize) -> Step {
         let s = self.input.seen();
         let in_call = matches!(self.top(), Some(Container::Call | Container::Tuple));
+        let in_object = self.top() == Some(Container::Object);
+        // Brackets a member's words opened (`{text: see {the appendix} here}`): their closers and commas
+        // are the words' too.
+        let mut inner = 0u32;
         let mut k = start;
         while let Some(b) = s.at(k)? {
+            match b {
+                b'{' | b'[' if in_object => inner += 1,
+                b'}' | b']' | b',' if inner > 0 => {
+                    inner -= u32::from(b != b',');
+                    k += 1;
+                    continue;
+                }
+                b',' if in_object && self.words_go_on(k + 1)? => {
+                    k += 1;
+                    continue;
+                }
+                _ => {}
+            }
             if matches!(b, b',' | b'}' | b']' | b'\n' | b'\r' | b'"')
                 || (b == 0xEF && s.punct(k) == (b',', 3))
                 || (b == b')' && in_call)

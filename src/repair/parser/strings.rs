@@ -33,6 +33,25 @@ pub(super) fn may_follow_closing_typographic(b: u8) -> bool {
     matches!(b, b',' | b'}' | b']' | b':' | b')' | b'+' | b'`' | b'~')
 }
 
+/// The most bytes of closers and spaces at the end of a string that [`Parser::closers_at_end`] reads
+/// as the containers' closers; streams hold back as much (see [`held_tail`]).
+const TAIL_MAX: usize = 16;
+
+/// How many bytes at the end of a value string's output so far a stream holds back: closers, spaces and
+/// line breaks that the end of the input would make the containers' closers (see
+/// [`Parser::closers_at_end`]). An escaped backslash before `n`, read as a line break, only holds back more.
+pub(super) fn held_tail(out: &[u8]) -> usize {
+    let mut k = out.len();
+    while out.len() - k < 2 * TAIL_MAX {
+        match out.get(k.wrapping_sub(1)) {
+            Some(b'}' | b']' | b' ') => k -= 1,
+            Some(b'n') if out.get(k.wrapping_sub(2)) == Some(&b'\\') => k -= 2,
+            _ => break,
+        }
+    }
+    out.len() - k
+}
+
 impl Parser<'_> {
     /// Opens a string at `pos`. With `continued`, the previous string's closing quote was removed and
     /// this one's content is appended to it.
@@ -60,6 +79,58 @@ impl Parser<'_> {
         };
         self.st.state = State::Str;
         Ok(())
+    }
+
+    /// At the end of the input inside a value string: when the string's last bytes are closers of the open
+    /// containers, innermost first, with only spaces and line breaks around them (`{"a": "b}`, `["x ]`),
+    /// and the string opened no bracket of its own, they close the containers and the quote before them is
+    /// missing. Ends the string before them and returns true; the parser reads them next.
+    #[cold]
+    #[inline(never)]
+    fn closers_at_end(&mut self, end: usize) -> Result<bool, Stop> {
+        let s = self.input.seen();
+        let out = &self.st.out;
+        // Back over the run, in the input and in the output (a line break is written `\n` there).
+        let (mut from, mut o) = (end, out.len());
+        loop {
+            match from.checked_sub(1).map(|i| s[i]) {
+                Some(b @ (b'}' | b']' | b' ')) if out.get(o.wrapping_sub(1)) == Some(&b) => o -= 1,
+                Some(b'\n') if out.get(o.wrapping_sub(2)..o) == Some(b"\\n") => o -= 2,
+                _ => break,
+            }
+            from -= 1;
+            if end - from > TAIL_MAX {
+                return Ok(false);
+            }
+        }
+        // Forward, each closer closes the next container out, innermost first.
+        let mut depth = self.st.stack.len();
+        for &b in s.span(from, end) {
+            if matches!(b, b'}' | b']') {
+                depth = depth.wrapping_sub(1);
+                if !self.st.stack.get(depth).is_some_and(|f| f.closed_by(b)) {
+                    return Ok(false);
+                }
+            }
+        }
+        let item = self.st.stack.last().map_or(o, |f| f.item_out);
+        let inner = out.get(item..o).unwrap_or_default();
+        if self.st.str.ctx != Ctx::Value
+            || depth == self.st.stack.len()
+            || inner.iter().any(|&b| b == b'{' || b == b'[')
+        {
+            return Ok(false);
+        }
+        // A line break of the run taken as content (recorded once per string) is read again.
+        if self.st.repairs.last().is_some_and(|r| r.offset >= from) {
+            self.st.repairs.pop();
+        }
+        // repair: `{"a": "b}`: the closing quote is missing before the closers that end the input
+        self.record(RepairKind::MissingQuote, from)?;
+        self.cut_output(o);
+        self.st.out.push(b'"');
+        self.st.pos = from;
+        Ok(true)
     }
 
     /// Reads string content up to the closing quote (or the end of the input), then moves on: a key
@@ -111,6 +182,9 @@ impl Parser<'_> {
                     self.cut_output(out_len);
                     self.input.cut_at(at);
                     (end, self.st.pos) = (at, at);
+                }
+                if self.st.str.fence_cut.is_none() && self.closers_at_end(end)? {
+                    return Ok(true);
                 }
                 // repair: the input ends inside the string
                 if self.st.str.ctx == Ctx::Value {
@@ -516,6 +590,7 @@ impl Parser<'_> {
             || matches!(b, b'{' | b'[' | b']')
             || (matches!(b, b'(' | b')' | b'}')
                 && matches!(self.top(), Some(Container::Tuple | Container::Set)))
+            || (matches!(b, b'(' | b')') && self.top() == Some(Container::Call))
             || b.is_ascii_digit()
             || (b == b'-' && s.at(r + 1)?.is_some_and(|b| b.is_ascii_digit()))
             || self.keyword_at(r)?

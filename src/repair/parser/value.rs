@@ -27,7 +27,13 @@ impl Parser<'_> {
             b'(' if self.tuple_at(self.st.pos)? => {
                 // repair: `(1, 2)`, `("a", "b")`: a Python tuple is an array
                 self.record(RepairKind::PythonLiteral, self.st.pos)?;
-                self.open(Container::Tuple)
+                let (q, _) = self.peek_past_space_and_comments(self.st.pos + 1, false)?;
+                if s.at(q)? == Some(b')') {
+                    return self.open(Container::Tuple);
+                }
+                // Parentheses around one value group it (`(1)` is 1 in Python): read as a call with no
+                // name, whose first comma makes it the array of its items (`(1,)`, `(1, 2)`).
+                self.open_call(self.st.pos + 1)
             }
             b':' => self.skip_unexpected(),
             _ => {
