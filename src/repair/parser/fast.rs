@@ -605,6 +605,7 @@ mod tests {
         "ipsum, sic",
         ", datum.\"",
         "w{x}y",
+        "a, \"b",
         // Typographic quotes inside straight-quoted strings, before words, spaces and delimiters.
         "”s",
         "” ",

@@ -392,7 +392,7 @@ impl<'a> Parser<'a> {
         match self.st.state {
             State::Str => {
                 let st = &self.st.str;
-                if st.ctx == Ctx::Value && self.top() == Some(Container::Object) {
+                if st.ctx == Ctx::Value {
                     // Content that ends in `,` and spaces may be cut there by the next quote.
                     let mut k = self.st.out.len();
                     while k > 0 && self.st.out[k - 1] == b' ' {

@@ -228,9 +228,25 @@ impl Parser<'_> {
                 matches!(self.st.str.style, QuoteStyle::Double | QuoteStyle::Single);
             // A typographic quote closes a straight-quoted string only before what may end one.
             let typographic = close == 3 && straight_open;
-            if (!typographic || self.typographic_may_close(self.st.pos + close)?)
-                && self.ends_string(self.st.pos + close, self.st.str.ctx)?
-            {
+            let closes = (!typographic || self.typographic_may_close(self.st.pos + close)?)
+                && self.ends_string(self.st.pos + close, self.st.str.ctx)?;
+            if let Some(cq) = self.st.str.comma_quote {
+                // The quote after a `, "` in this string opened the next item if this one closes that
+                // item (`["apple, "pear"]`) or its key (`{"a": "x, "b": 1}`): the string should have
+                // ended before the comma.
+                let split = if self.top() == Some(Container::Object) {
+                    !closes
+                        && b == b'"'
+                        && self.st.str.inner_open == 0
+                        && s.at(self.input.peek_past_space(self.st.pos + 1).0)? == Some(b':')
+                } else {
+                    closes
+                };
+                if split && cq.seen == self.st.str.quotes_seen {
+                    return self.end_before_comma(cq);
+                }
+            }
+            if closes {
                 if (close == 1) != straight_open {
                     // repair: a typographic quote closes a straight-quoted string, or the reverse
                     self.record(RepairKind::CurlyQuotes, self.st.pos)?;
@@ -258,24 +274,7 @@ impl Parser<'_> {
                 && s.at(self.st.pos + 1)? == Some(b'"')
                 && !self.ends_string(self.st.pos + 2, self.st.str.ctx)?;
             let seen = self.st.str.quotes_seen + 1;
-            if self.st.str.ctx == Ctx::Value
-                && b == b'"'
-                && self.st.str.inner_open == 0
-                && self.top() == Some(Container::Object)
-            {
-                let (k, _) = self.input.peek_past_space(self.st.pos + 1);
-                if let Some(cq) = self.st.str.comma_quote {
-                    if cq.seen + 1 == seen && s.at(k)? == Some(b':') {
-                        // repair: `"a": "x, "b": 1` — the string should have ended before the comma.
-                        // What was recorded past the comma (the quote taken as content) is taken back.
-                        self.st.repairs.truncate(cq.repairs);
-                        self.record(RepairKind::MissingQuote, cq.comma_at)?;
-                        self.cut_output(cq.out_len);
-                        self.st.out.push(b'"');
-                        self.st.pos = cq.comma_at;
-                        return Ok(false);
-                    }
-                }
+            if self.st.str.ctx == Ctx::Value && b == b'"' && self.st.str.inner_open == 0 {
                 self.st.str.comma_quote = self.comma_before(self.st.pos).map(|c| CommaQuote {
                     out_len: self.st.out.len() - (self.st.pos - c),
                     comma_at: c,
@@ -309,7 +308,7 @@ impl Parser<'_> {
         }
     }
 
-    /// The byte that precedes `i` with only spaces between, and its offset.
+    /// The byte that precedes `i` with only spaces and line breaks between, and its offset.
     fn before_spaces(&self, i: usize) -> Option<(usize, u8)> {
         let s = self.input.seen();
         let mut k = i;
@@ -319,10 +318,23 @@ impl Parser<'_> {
         (k > 0).then(|| (k - 1, s[k - 1]))
     }
 
-    /// The offset of a `,` that precedes `i` with only spaces between, if any.
+    /// The offset of a `,` that precedes `i` with only spaces and line breaks between, if any.
     pub(super) fn comma_before(&self, i: usize) -> Option<usize> {
         self.before_spaces(i)
             .and_then(|(k, b)| (b == b',').then_some(k))
+    }
+
+    /// Ends the string before the comma of `cq`, where it should have ended; what was recorded past the
+    /// comma (a quote taken as content) is taken back, and the parser reads on from the comma.
+    #[cold]
+    #[inline(never)]
+    fn end_before_comma(&mut self, cq: CommaQuote) -> Result<bool, Stop> {
+        self.st.repairs.truncate(cq.repairs);
+        self.record(RepairKind::MissingQuote, cq.comma_at)?;
+        self.cut_output(cq.out_len);
+        self.st.out.push(b'"');
+        self.st.pos = cq.comma_at;
+        Ok(false)
     }
 
     /// An escape sequence at `pos` inside a string.
