@@ -83,6 +83,17 @@ fn write_output(write: impl FnOnce(&mut Vec<u8>)) -> usize {
     })
 }
 
+/// Leaves `text` in the output buffer as UTF-8 and returns its length, or [`NO_TEXT`] for none: through
+/// the output buffer rather than a returned `String`, whose glue costs the wasm a shim per export.
+fn output_text(text: Option<&str>) -> u32 {
+    text.map_or(NO_TEXT, |t| {
+        write_output(|b| b.extend_from_slice(t.as_bytes())) as u32
+    })
+}
+
+/// What [`output_text`] returns for no text (a length the 4 GiB memory cannot hold with its input).
+const NO_TEXT: u32 = u32::MAX;
+
 /// Makes room for `capacity` bytes of input and returns their address in linear memory.
 #[wasm_bindgen(js_name = inputBuffer)]
 pub fn input_buffer(capacity: usize) -> usize {
@@ -377,30 +388,32 @@ impl JsCleaner {
         )))
     }
 
-    /// Releases what the prefix stage holds (see [`Cleaner::flush`]).
-    pub fn flush(&mut self) -> String {
-        self.0.flush()
+    /// Releases what the prefix stage holds (see [`Cleaner::flush`]), as [`output_text`].
+    pub fn flush(&mut self) -> u32 {
+        output_text(Some(&self.0.flush()))
     }
 
-    /// Takes the next `len` bytes of input as a chunk; returns the text that is now final.
-    pub fn push(&mut self, len: usize) -> String {
-        with_input(len, |chunk| self.0.push(chunk))
+    /// Takes the next `len` bytes of input as a chunk; leaves the text that is now final as
+    /// [`output_text`].
+    pub fn push(&mut self, len: usize) -> u32 {
+        let text = with_input(len, |chunk| self.0.push(chunk));
+        output_text(Some(&text))
     }
 
-    /// Ends the text; returns what was held back.
-    pub fn finish(&mut self) -> String {
-        self.0.finish()
+    /// Ends the text; leaves what was held back as [`output_text`].
+    pub fn finish(&mut self) -> u32 {
+        output_text(Some(&self.0.finish()))
     }
 
-    /// The removed reasoning, once known.
-    pub fn reasoning(&self) -> Option<String> {
-        self.0.reasoning().map(str::to_owned)
+    /// The removed reasoning, once known, as [`output_text`].
+    pub fn reasoning(&self) -> u32 {
+        output_text(self.0.reasoning())
     }
 
-    /// The text of a reasoning block still open.
+    /// The text of a reasoning block still open, as [`output_text`].
     #[wasm_bindgen(js_name = pendingReasoning)]
-    pub fn pending_reasoning(&self) -> Option<String> {
-        self.0.pending_reasoning().map(str::to_owned)
+    pub fn pending_reasoning(&self) -> u32 {
+        output_text(self.0.pending_reasoning())
     }
 }
 
@@ -465,9 +478,9 @@ impl JsPartialJson {
         write_output(|b| write_result(b, self.0.text(), result, report, form))
     }
 
-    /// The error the parse stopped with so far, in `repairText`'s `E` format, if any.
-    pub fn error(&self) -> Option<String> {
-        self.0.error().map(error_string)
+    /// The error the parse stopped with so far, in `repairText`'s `E` format, if any, as [`output_text`].
+    pub fn error(&self) -> u32 {
+        output_text(self.0.error().map(error_string).as_deref())
     }
 }
 
@@ -514,19 +527,22 @@ impl JsSchema {
         )
     }
 
-    /// The compile error as JSON `{code, message, schemaPath}`, if the schema did not compile.
-    pub fn error(&self) -> Option<String> {
-        self.0.as_ref().err().cloned()
+    /// The compile error as JSON `{code, message, schemaPath}`, if the schema did not compile, as
+    /// [`output_text`].
+    pub fn error(&self) -> u32 {
+        output_text(self.0.as_ref().err().map(String::as_str))
     }
 
-    /// Validates the value whose JSON text is the first `len` bytes of input: `{"valid":…,"issues":[…]}`.
-    pub fn validate(&self, len: usize) -> String {
+    /// Validates the value whose JSON text is the first `len` bytes of input; leaves
+    /// `{"valid":…,"issues":[…]}` as [`output_text`] (nothing for a schema that did not compile).
+    pub fn validate(&self, len: usize) -> u32 {
         let Ok(schema) = &self.0 else {
-            return String::new();
+            return 0;
         };
-        with_input(len, |text| {
+        let json = with_input(len, |text| {
             validation_json(&schema.validate_text(text, crate::DEFAULT_MAX_DEPTH))
-        })
+        });
+        output_text(Some(&json))
     }
 
     /// Extracts from the response in the first `len` bytes of input (repair options as for
@@ -541,16 +557,16 @@ impl JsSchema {
         forbid: &str,
         forbid_coercions: &str,
         skip: usize,
-    ) -> String {
+    ) -> u32 {
         let Ok(schema) = &self.0 else {
-            return String::new();
+            return 0;
         };
         let options = ExtractOptions {
             repair: repair_options(max_depth, max_input_length, forbid, false),
             forbid_coercions: RuleSet::from_codes(forbid_coercions),
             skip,
         };
-        with_input(len, |text| {
+        let json = with_input(len, |text| {
             let out = schema::extract(text, schema, &options);
             // Positions of repairs and span, converted to UTF-16 for the host.
             let mut report = String::new();
@@ -561,6 +577,7 @@ impl JsSchema {
                 out.span.as_ref().unwrap_or(&(0..0)),
             );
             extracted_json(&out, &report)
-        })
+        });
+        output_text(Some(&json))
     }
 }

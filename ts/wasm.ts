@@ -234,7 +234,8 @@ function writeInput(text: string): number {
   return (input as ReturnType<NodeBufferClass['from']>).write(text, text.length, 'latin1');
 }
 
-const decoder = new TextDecoder();
+/** Keeps a leading U+FEFF: it is text the core returned, not a byte order mark to drop. */
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 /** A Node `Buffer` over all of linear memory, for reading Latin-1 results. */
 let memoryView: ReturnType<NodeBufferClass['from']> | undefined;
 
@@ -250,6 +251,17 @@ function readOutput(len: number, asLatin1: boolean): string {
     return memoryView.toString('latin1', at, at + len);
   }
   return decoder.decode(new Uint8Array(exports!.memory.buffer, at, len));
+}
+
+/** What the core returns for no text in its output buffer (`u32::MAX`). */
+const NO_TEXT = 0xffffffff;
+
+/**
+ * The text a core call left in the output buffer as UTF-8, by the length it returned; `undefined` for
+ * {@link NO_TEXT}. Read before the next call, which may write the buffer again.
+ */
+function outputText(len: number): string | undefined {
+  return len === NO_TEXT ? undefined : readOutput(len, false);
 }
 
 /**
@@ -374,11 +386,11 @@ export function newCleaner(o: CoreCleanOptions): CoreCleaner {
   const free = own(core, '__wbg_cleaner_free');
   const use = stateful('StreamCleaner');
   return {
-    push: (chunk) => use(() => core.push(writeInput(chunk))),
-    flush: () => use(() => core.flush()),
-    finish: () => use(() => core.finish()),
-    reasoning: () => use(() => core.reasoning()),
-    pendingReasoning: () => use(() => core.pendingReasoning()),
+    push: (chunk) => use(() => outputText(core.push(writeInput(chunk))) ?? ''),
+    flush: () => use(() => outputText(core.flush()) ?? ''),
+    finish: () => use(() => outputText(core.finish()) ?? ''),
+    reasoning: () => use(() => outputText(core.reasoning())),
+    pendingReasoning: () => use(() => outputText(core.pendingReasoning())),
     free: () => free(),
   };
 }
@@ -456,7 +468,7 @@ export function newPartialJson(
       return decodeResult(use(() => readOutput(core.finish(report, form), form === FORMS.latin1)));
     },
     error: () => {
-      const e = use(() => core.error());
+      const e = use(() => outputText(core.error()));
       return e === undefined ? undefined : decodeError(e);
     },
     setSchema: (schema, forbidCoercions) => {
@@ -505,7 +517,7 @@ export function newSchema(
   assertReady();
   const compile = () => enter(() => new Schema(writeInput(schemaJson), draft, remotesJson, assertFormat));
   let core = compile();
-  const error = enter(() => core.error());
+  const error = enter(() => outputText(core.error()));
   if (error !== undefined) {
     core.free();
     return JSON.parse(error) as RawSchemaError;
@@ -525,19 +537,22 @@ export function newSchema(
   return {
     validate: (json) => {
       const schema = current();
-      return enter(() => schema.validate(writeInput(json)));
+      return enter(() => outputText(schema.validate(writeInput(json))) ?? '');
     },
     extract: (text, maxDepth, maxInputLength, forbid, forbidCoercions, skip) => {
       const schema = current();
-      return enter(() =>
-        schema.extract(
-          writeInput(bounded(text, maxInputLength)),
-          maxDepth,
-          maxInputLength,
-          forbid,
-          forbidCoercions,
-          skip,
-        ),
+      return enter(
+        () =>
+          outputText(
+            schema.extract(
+              writeInput(bounded(text, maxInputLength)),
+              maxDepth,
+              maxInputLength,
+              forbid,
+              forbidCoercions,
+              skip,
+            ),
+          ) ?? '',
       );
     },
     get raw() {
