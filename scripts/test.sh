@@ -29,11 +29,11 @@ export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export CHROMEDRIVER=/usr/bin/chromedriver
 
 stage "cargo fmt --check" cargo fmt --all --check
-stage "cargo clippy (native, all targets)" cargo clippy --quiet --workspace --all-targets -- -D warnings
+stage "cargo clippy (native, all targets)" cargo clippy --quiet --workspace --all-targets --features serde_json -- -D warnings
 stage "cargo clippy (wasm32)" cargo clippy --quiet --workspace --target wasm32-unknown-unknown -- -D warnings
-stage "rustdoc, warnings denied" env RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --workspace
+stage "rustdoc, warnings denied" env RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --workspace --features serde_json
 stage "biome: TypeScript and JavaScript lint and format (biome ci)" node_modules/.bin/biome ci --reporter=summary
-stage "cargo test (native: unit, corpus, properties, doc)" cargo test --quiet --workspace
+stage "cargo test (native: unit, corpus, properties, doc; the serde_json example)" bash -c 'cargo test --quiet --workspace --features serde_json && cargo run --quiet --features serde_json --example serde_values'
 stage "fuzz smoke: repair, clean, partial, schema, 10 s each (scripts/fuzz.sh)" bash -c 'for t in repair clean partial schema; do bash scripts/fuzz.sh "$t" 10 || exit 1; done'
 stage "linear growth on adversarial input, counted in instructions (valgrind)" node --test tests/adversarial/
 stage "wasm tests in Node" cargo test --target wasm32-unknown-unknown --test wasm_node

@@ -43,6 +43,8 @@ mod reasoning;
 mod record;
 mod repair;
 pub mod schema;
+#[cfg(feature = "serde_json")]
+mod serde_value;
 mod stream;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
@@ -55,6 +57,8 @@ pub use repair::{
     repair, Options as RepairOptions, Repair, RepairClass, RepairKind, RepairSet, Repaired, Status,
     DEFAULT_MAX_DEPTH,
 };
+#[cfg(feature = "serde_json")]
+pub use serde_value::{repair_value, ValueError};
 pub use stream::{
     clean, clean_detailed, is_js_whitespace, Change, Changes, CleanOptions, Cleaned, Cleaner,
     PartialJson, ThinkTag, Update, DEFAULT_END_THINK_TAG, DEFAULT_OPENING_TAG_GRACE_PERIOD,

@@ -6,6 +6,8 @@
 
 mod extract;
 
+#[cfg(feature = "serde_json")]
+pub use crate::serde_value::{compile_value, extract_value, validate_value};
 pub use extract::{extract, ExtractOptions, Extracted, MAX_CANDIDATES};
 pub use llm_response_sanitizer_schema::{
     equal, CoerceOptions, Coercion, CompileOptions, Draft, Issue, Kind, Number, ParseError, Place,
