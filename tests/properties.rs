@@ -539,11 +539,13 @@ proptest! {
 
 proptest! {
     /// An item of an array of strings whose closing quote is missing before the comma (`["apple,
-    /// "banana"]`) ends there: the quote after the comma opens the next item, which keeps its own.
+    /// "banana"]`, or one item per line) ends there: the quote after the comma opens the next item, which
+    /// keeps its own.
     #[test]
     fn an_array_item_missing_its_closing_quote_before_a_comma(
         items in prop::collection::vec("[a-zA-Zé—’.!?-]{1,6}( [a-zA-Zé—’.!?-]{1,6}){0,2}", 2..6),
         missing in any::<prop::sample::Index>(),
+        sep in prop::sample::select(vec![", ", ",", ",\n  ", ",\n"]),
         n in 0u32..1000,
     ) {
         let at = missing.index(items.len() - 1);
@@ -552,7 +554,7 @@ proptest! {
             .enumerate()
             .map(|(i, t)| if i == at { format!("\"{t}") } else { format!("\"{t}\"") })
             .collect();
-        let text = format!("{{\"items\": [{}], \"n\": {n}}}", texts.join(", "));
+        let text = format!("{{\"items\": [{}], \"n\": {n}}}", texts.join(sep));
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
         prop_assert_eq!(got, serde_json::json!({"items": items, "n": n}), "{}", text);
     }

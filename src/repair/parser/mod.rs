@@ -148,8 +148,8 @@ struct StrState {
     style: QuoteStyle,
     noted_control: bool,
     noted_quote: bool,
-    /// For a missing closing quote: output length, input offset and repairs recorded at a `, "` seen
-    /// inside this string, and how many inner quotes had been seen then.
+    /// For a missing closing quote: output length and input offset at a `, "` seen inside this string
+    /// (spaces and line breaks may stand between), and how many inner quotes had been seen then.
     comma_quote: Option<CommaQuote>,
     quotes_seen: usize,
     /// Brackets opened inside the content just before a quote taken as content (`"see {"b": …`): a
@@ -165,8 +165,6 @@ struct StrState {
 struct CommaQuote {
     out_len: usize,
     comma_at: usize,
-    /// How many repairs had been recorded.
-    repairs: usize,
     /// How many inner quotes had been seen.
     seen: usize,
 }
@@ -393,14 +391,8 @@ impl<'a> Parser<'a> {
             State::Str => {
                 let st = &self.st.str;
                 if st.ctx == Ctx::Value {
-                    // Content that ends in `,` and spaces may be cut there by the next quote.
-                    let mut k = self.st.out.len();
-                    while k > 0 && self.st.out[k - 1] == b' ' {
-                        k -= 1;
-                    }
-                    if k > 0 && self.st.out[k - 1] == b',' {
-                        len = len.min(k - 1);
-                    }
+                    // Content that ends in `,` and spaces or line breaks may be cut there by the next quote.
+                    len = len.min(self.st.out.len() - strings::held_tail(&self.st.out, b','));
                 }
                 if let Some(cq) = st.comma_quote {
                     if cq.seen == st.quotes_seen {
@@ -412,7 +404,7 @@ impl<'a> Parser<'a> {
                 }
                 // Closers and spaces that the end of the input would read as the containers' closers.
                 if st.ctx == Ctx::Value && !self.st.stack.is_empty() {
-                    len = len.min(self.st.out.len() - strings::held_tail(&self.st.out));
+                    len = len.min(self.st.out.len() - strings::held_tail(&self.st.out, b'}'));
                 }
             }
             State::AfterString => len = len.min(self.st.out.len().saturating_sub(1)),

@@ -37,19 +37,38 @@ pub(super) fn may_follow_closing_typographic(b: u8) -> bool {
 /// as the containers' closers; streams hold back as much (see [`held_tail`]).
 const TAIL_MAX: usize = 16;
 
-/// How many bytes at the end of a value string's output so far a stream holds back: closers, spaces and
-/// line breaks that the end of the input would make the containers' closers (see
-/// [`Parser::closers_at_end`]). An escaped backslash before `n`, read as a line break, only holds back more.
-pub(super) fn held_tail(out: &[u8]) -> usize {
+/// How many bytes `content` (a comma, spaces and line breaks) took in the output, where a line break is
+/// written `\n`.
+fn written_len(content: &[u8]) -> usize {
+    content.len() + content.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// How many bytes at the end of a value string's output so far a stream holds back: with `end` `}`,
+/// closers, spaces and line breaks that the end of the input would make the containers' closers (see
+/// [`Parser::closers_at_end`]); with `end` `,`, a comma and the spaces and line breaks after it, where
+/// the next quote may end the string (see [`Parser::comma_before`]). An escaped backslash before `n`,
+/// read as a line break, only holds back more.
+pub(super) fn held_tail(out: &[u8], end: u8) -> usize {
     let mut k = out.len();
     while out.len() - k < 2 * TAIL_MAX {
         match out.get(k.wrapping_sub(1)) {
-            Some(b'}' | b']' | b' ') => k -= 1,
+            Some(&b) if b == end => {
+                if end == b',' {
+                    return out.len() - k + 1;
+                }
+                k -= 1;
+            }
+            Some(b']') if end == b'}' => k -= 1,
+            Some(b' ') => k -= 1,
             Some(b'n') if out.get(k.wrapping_sub(2)) == Some(&b'\\') => k -= 2,
             _ => break,
         }
     }
-    out.len() - k
+    if end == b',' {
+        0
+    } else {
+        out.len() - k
+    }
 }
 
 impl Parser<'_> {
@@ -276,9 +295,8 @@ impl Parser<'_> {
             let seen = self.st.str.quotes_seen + 1;
             if self.st.str.ctx == Ctx::Value && b == b'"' && self.st.str.inner_open == 0 {
                 self.st.str.comma_quote = self.comma_before(self.st.pos).map(|c| CommaQuote {
-                    out_len: self.st.out.len() - (self.st.pos - c),
+                    out_len: self.st.out.len() - written_len(s.span(c, self.st.pos)),
                     comma_at: c,
-                    repairs: self.st.repairs.len(),
                     seen,
                 });
             }
@@ -312,7 +330,7 @@ impl Parser<'_> {
     fn before_spaces(&self, i: usize) -> Option<(usize, u8)> {
         let s = self.input.seen();
         let mut k = i;
-        while k > 0 && s[k - 1] == b' ' {
+        while k > 0 && matches!(s[k - 1], b' ' | b'\n') {
             k -= 1;
         }
         (k > 0).then(|| (k - 1, s[k - 1]))
@@ -329,7 +347,14 @@ impl Parser<'_> {
     #[cold]
     #[inline(never)]
     fn end_before_comma(&mut self, cq: CommaQuote) -> Result<bool, Stop> {
-        self.st.repairs.truncate(cq.repairs);
+        while self
+            .st
+            .repairs
+            .last()
+            .is_some_and(|r| r.offset >= cq.comma_at)
+        {
+            self.st.repairs.pop();
+        }
         self.record(RepairKind::MissingQuote, cq.comma_at)?;
         self.cut_output(cq.out_len);
         self.st.out.push(b'"');
