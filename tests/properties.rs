@@ -559,3 +559,28 @@ proptest! {
         prop_assert_eq!(got, serde_json::json!({"items": items, "n": n}), "{}", text);
     }
 }
+
+proptest! {
+    /// A member written as one string with its colon inside (`"summary:All done"`, the quotes around
+    /// the colon missing) is that key and value, whether a delimiter or the end of the text follows.
+    #[test]
+    fn a_key_that_holds_its_value(
+        key in "[a-zA-Z_é][a-zA-Z0-9_é]{0,8}",
+        // No word starts with a quote (`’` there would open a string).
+        value in "[a-zA-Zé—][a-zA-Zé—’.!?-]{0,6}( [a-zA-Zé—][a-zA-Zé—’.!?-]{0,5}){0,3}",
+        spaced in any::<bool>(),
+        cut in any::<bool>(),
+        n in 0u32..1000,
+    ) {
+        // A first word the parser reads as a literal (`None`, `true`, or `tr` cut off) is that literal.
+        let first = value.split(' ').next().unwrap_or_default().to_lowercase();
+        prop_assume!(!KEYWORD_LIKE.iter().chain(&["none"]).any(|k| k.starts_with(first.as_str())));
+        let space = if spaced { " " } else { "" };
+        let end = if cut { "" } else { "\"}" };
+        let text = format!("{{\"n\": {n}, \"{key}:{space}{value}{end}");
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        let mut want = serde_json::json!({"n": n});
+        want[key.as_str()] = Value::from(value.as_str());
+        prop_assert_eq!(got, want, "{}", text);
+    }
+}

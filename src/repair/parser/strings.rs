@@ -163,6 +163,9 @@ impl Parser<'_> {
         self.st.str.inner_open = 0;
         match self.st.str.ctx {
             Ctx::Key if truncated => {
+                if self.key_holds_value(self.st.pos)? {
+                    return Ok(());
+                }
                 // repair: the input ends inside a key
                 self.drop_item(RepairKind::TruncatedMember, self.st.pos)
             }

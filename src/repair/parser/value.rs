@@ -293,6 +293,33 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// repair: `{"key:value"}`, `{"key:value}`: a key with no colon after it that holds one is a key
+    /// and its value, the quotes around that colon missing. `end` is where the key's content ends in the
+    /// input; its output must be the same bytes (no escapes). The parser reads on from the colon.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn key_holds_value(&mut self, end: usize) -> Result<bool, Stop> {
+        let s = self.input.seen();
+        let out = &self.st.out;
+        let Some(f) = self.st.stack.last() else {
+            return Ok(false);
+        };
+        // The key's content as written, between its quotes.
+        let open = f.item_out + usize::from(f.count > 0) + 1;
+        let content = out.get(open..out.len() - 1).unwrap_or_default();
+        let from = end.wrapping_sub(content.len());
+        let colon = content.iter().position(|&b| b == b':').unwrap_or(0);
+        if colon == 0 || colon + 1 == content.len() || from > end || s.span(from, end) != content {
+            return Ok(false);
+        }
+        self.record(RepairKind::MissingQuote, from + colon)?;
+        self.cut_output(open + colon);
+        self.st.out.push(b'"');
+        self.st.pos = from + colon;
+        self.st.state = State::AfterKey;
+        Ok(true)
+    }
+
     pub(super) fn after_key(&mut self) -> Step {
         match self.input.seen().punct(self.st.pos) {
             (b':', 1) => {
@@ -318,7 +345,17 @@ impl Parser<'_> {
                 Ok(())
             }
             // repair: a key with no value, `{"a", "b": 1}`
-            (b',' | b'}' | b']', _) => self.drop_item(RepairKind::MissingValue, self.st.pos),
+            (b',' | b'}' | b']', _) => {
+                let s = self.input.seen();
+                let mut q = self.st.pos;
+                while q > 0 && matches!(s[q - 1], b' ' | b'\t' | b'\n' | b'\r') {
+                    q -= 1;
+                }
+                if self.key_holds_value(q.saturating_sub(1))? {
+                    return Ok(());
+                }
+                self.drop_item(RepairKind::MissingValue, self.st.pos)
+            }
             _ => {
                 // repair: `{"a" 1}`
                 self.record(RepairKind::MissingColon, self.st.pos)?;
