@@ -306,7 +306,9 @@ impl Parser<'_> {
         };
         // The key's content as written, between its quotes.
         let open = f.item_out + usize::from(f.count > 0) + 1;
-        let content = out.get(open..out.len() - 1).unwrap_or_default();
+        let content = out
+            .get(open..out.len().saturating_sub(1))
+            .unwrap_or_default();
         let from = end.wrapping_sub(content.len());
         let colon = content.iter().position(|&b| b == b':').unwrap_or(0);
         if colon == 0 || colon + 1 == content.len() || from > end || s.span(from, end) != content {
