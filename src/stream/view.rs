@@ -73,14 +73,6 @@ impl Changes {
         self.list.len()
     }
 
-    /// The changes, in order, each as its code and its text.
-    #[cfg(test)]
-    pub(crate) fn raw(&self) -> impl Iterator<Item = (Code, &[u8])> + '_ {
-        self.list
-            .iter()
-            .map(|&(code, from, to)| (code, self.text.as_bytes().get(from..to).unwrap_or_default()))
-    }
-
     /// The changes, in order.
     pub fn iter(&self) -> impl Iterator<Item = Change<'_>> + '_ {
         self.list.iter().map(|&(code, from, to)| {

@@ -140,10 +140,7 @@ impl Parser<'_> {
         {
             return Ok(false);
         }
-        // A line break of the run taken as content (recorded once per string) is read again.
-        if self.st.repairs.last().is_some_and(|r| r.offset >= from) {
-            self.st.repairs.pop();
-        }
+        self.take_back_repairs(from);
         // repair: `{"a": "b}`: the closing quote is missing before the closers that end the input
         self.record(RepairKind::MissingQuote, from)?;
         self.cut_output(o);
@@ -330,7 +327,7 @@ impl Parser<'_> {
     }
 
     /// The byte that precedes `i` with only spaces and line breaks between, and its offset.
-    fn before_spaces(&self, i: usize) -> Option<(usize, u8)> {
+    pub(super) fn before_spaces(&self, i: usize) -> Option<(usize, u8)> {
         let s = self.input.seen();
         let mut k = i;
         while k > 0 && matches!(s[k - 1], b' ' | b'\n') {
@@ -345,19 +342,20 @@ impl Parser<'_> {
             .and_then(|(k, b)| (b == b',').then_some(k))
     }
 
+    /// Forgets the repairs recorded at `from` or after: the parser reads that input again (a quote or a
+    /// line break it took as a string's content).
+    fn take_back_repairs(&mut self, from: usize) {
+        while self.st.repairs.last().is_some_and(|r| r.offset >= from) {
+            self.st.repairs.pop();
+        }
+    }
+
     /// Ends the string before the comma of `cq`, where it should have ended; what was recorded past the
     /// comma (a quote taken as content) is taken back, and the parser reads on from the comma.
     #[cold]
     #[inline(never)]
     fn end_before_comma(&mut self, cq: CommaQuote) -> Result<bool, Stop> {
-        while self
-            .st
-            .repairs
-            .last()
-            .is_some_and(|r| r.offset >= cq.comma_at)
-        {
-            self.st.repairs.pop();
-        }
+        self.take_back_repairs(cq.comma_at);
         self.record(RepairKind::MissingQuote, cq.comma_at)?;
         self.cut_output(cq.out_len);
         self.st.out.push(b'"');
@@ -577,7 +575,7 @@ impl Parser<'_> {
             && m.get(..l - 1) == m.get(l + 1..)
     }
 
-    /// Whether a `{` or `[` stands just before `i` (past spaces).
+    /// Whether a `{` or `[` stands just before `i` (past spaces and line breaks).
     fn opens_before(&self, i: usize) -> bool {
         self.before_spaces(i)
             .is_some_and(|(_, b)| matches!(b, b'{' | b'['))

@@ -348,13 +348,11 @@ impl Parser<'_> {
             }
             // repair: a key with no value, `{"a", "b": 1}`
             (b',' | b'}' | b']', _) => {
-                let s = self.input.seen();
-                let mut q = self.st.pos;
-                while q > 0 && matches!(s[q - 1], b' ' | b'\t' | b'\n' | b'\r') {
-                    q -= 1;
-                }
-                if self.key_holds_value(q.saturating_sub(1))? {
-                    return Ok(());
+                // The key's closing quote, past the spaces and line breaks before the delimiter.
+                if let Some((quote, _)) = self.before_spaces(self.st.pos) {
+                    if self.key_holds_value(quote)? {
+                        return Ok(());
+                    }
                 }
                 self.drop_item(RepairKind::MissingValue, self.st.pos)
             }
