@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every tool the project needs, idempotently: each step checks first, so a warm rerun takes seconds.
 #   - the wasm32-unknown-unknown rustup target
+#   - the nightly toolchain pinned in scripts/wasm-nightly, with rust-src (the shipped wasm's build)
 #   - wasm-bindgen-cli at exactly the version pinned in Cargo.toml (`wasm-bindgen = "=X"`)
 #   - npm packages from the committed lock file
 #   - Debian's chromium + chromium-driver (only when SKIP_BROWSER is unset; browser tests need them)
@@ -21,6 +22,13 @@ want_browser=1
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   log "adding rustup target wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
+fi
+
+# 1b. the pinned nightly that builds the shipped module (scripts/build.sh), with the standard crates' source
+nightly=$(cat scripts/wasm-nightly)
+if ! rustup toolchain list | grep -q "^$nightly" || ! rustup "+$nightly" component list --installed 2>/dev/null | grep -q '^rust-src'; then
+  log "installing $nightly with rust-src (builds the shipped wasm)"
+  rustup toolchain install "$nightly" --profile minimal --component rust-src
 fi
 
 # 2. wasm-bindgen CLI, matched to the crate pin (the CLI and the crate must agree exactly)

@@ -8,9 +8,15 @@ cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh --no-browser
 
 name=llm_response_sanitizer
-cargo build --release --target wasm32-unknown-unknown --quiet
+# The shipped module is built by a pinned nightly (scripts/wasm-nightly) that rebuilds the standard crates
+# with panics that trap at once: core's panic messages, their formatting and the panic locations are then
+# not in the module (-4.2 KB gzipped, the same speed; a panic traps either way, see src/wasm.rs). Its own
+# target directory keeps the stable toolchain's builds (clippy, the wasm tests) from rebuilding each time.
+nightly=$(cat scripts/wasm-nightly)
+RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort" cargo "+$nightly" build --release --target wasm32-unknown-unknown \
+  -Zbuild-std=std,panic_abort --target-dir target/shipped --quiet
 rm -rf pkg
-wasm-bindgen "target/wasm32-unknown-unknown/release/$name.wasm" --out-dir pkg --target web --omit-default-module-path
+wasm-bindgen "target/shipped/wasm32-unknown-unknown/release/$name.wasm" --out-dir pkg --target web --omit-default-module-path
 # Re-creation after a trap (ts/wasm.ts `recreate`): the glue keeps its instance in module variables and
 # initializes once, so it gets exports that make a new instance of the same compiled module under the same
 # glue, and one that takes an object off the glue's finalizer, which would free a dropped object's address

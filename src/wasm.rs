@@ -45,6 +45,8 @@ static OUTPUT: Buffer = Buffer::new(Vec::new());
 /// standard library's handler would format a message no one reads here: leaving it out, with the
 /// formatting and the panic locations it brings, makes the module about 2 KB smaller gzipped. The
 /// `std` feature links the standard library and its handler instead (the wasm test harness needs it).
+/// The shipped module goes further (`scripts/build.sh`): built with the standard crates' panics trapping
+/// where they happen, it carries none of their messages or locations and never reaches this handler.
 #[cfg(not(any(test, feature = "std")))]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
