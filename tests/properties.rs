@@ -584,3 +584,55 @@ proptest! {
         prop_assert_eq!(got, want, "{}", text);
     }
 }
+
+proptest! {
+    /// A member written as one string with its colon inside, after a string value and its comma
+    /// (`{"city": "Lisbon", "weather:sunny"}`), is its own member: the two strings never merge.
+    #[test]
+    fn a_key_that_holds_its_value_after_a_string_value(
+        first in "[a-zA-Zé—][a-zA-Zé—’.!?-]{0,8}",
+        key in "[a-zA-Z_é][a-zA-Z0-9_é]{0,8}",
+        value in "[a-zA-Zé—][a-zA-Zé—’.!?-]{0,6}( [a-zA-Zé—][a-zA-Zé—’.!?-]{0,5}){0,2}",
+        after in prop::sample::select(vec!["}", ", \"n\": 1}", "", "\n}"]),
+    ) {
+        let first_word = value.split(' ').next().unwrap_or_default().to_lowercase();
+        prop_assume!(!KEYWORD_LIKE.iter().chain(&["none"]).any(|k| k.starts_with(first_word.as_str())));
+        prop_assume!(key != "a");
+        let close = if after.is_empty() { "" } else { "\"" };
+        let text = format!("{{\"a\": \"{first}\", \"{key}:{value}{close}{after}");
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        let mut want = serde_json::json!({"a": first});
+        want[key.as_str()] = Value::from(value.as_str());
+        if after.contains("\"n\"") {
+            want["n"] = Value::from(1);
+        }
+        prop_assert_eq!(got, want, "{}", text);
+    }
+
+    /// A closing fence whose opening one is missing ends the source wherever it stands outside a
+    /// string, and at the end of a string cut before its closers: what came before it is kept, what
+    /// follows it is not the value's.
+    #[test]
+    fn a_closing_fence_without_an_opening_one_ends_the_value(
+        v in json_container(),
+        cut in any::<prop::sample::Index>(),
+        tail in prop::sample::select(vec!["", "\n", "\nHope this helps!", " Anything else?"]),
+    ) {
+        let text = serde_json::to_string(&v).unwrap();
+        let whole = format!("Sure:\n{text}```{tail}");
+        let got: Value = serde_json::from_str(&repair(&whole, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(&got, &v, "{}", whole);
+        // Cut anywhere, the fence ending the text: the repair of the cut text with the fence after it is
+        // the repair of the cut text. (Inside a string cut before its quote, prose after a fence is the
+        // string's: `"see:\n```\nok`. A backslash before it would escape its first backtick.)
+        let at = (0..=cut.index(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        let head = &text[..at];
+        if tail.trim().is_empty() && !head.contains("```") && !head.ends_with('\\') {
+            let alone = repair(head, &opts());
+            let fenced = repair(&format!("{head}```{tail}"), &opts());
+            if let (Ok(alone), Ok(fenced)) = (alone, fenced) {
+                prop_assert_eq!(fenced.json, alone.json, "{:?}", head);
+            }
+        }
+    }
+}

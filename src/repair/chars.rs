@@ -237,6 +237,12 @@ fn find_byte3_words(s: &[u8], from: usize, a: u8, b: u8, c: u8) -> Option<usize>
         .map(|o| i + o)
 }
 
+/// Where the first run of three backticks in `s` starts (a fence, in or around a string), if any.
+#[inline(never)]
+pub fn fence_in(s: &[u8]) -> Option<usize> {
+    s.windows(3).position(|w| w == b"```")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -84,6 +84,12 @@ pub const TOKENS: &[&str] = &[
     "(1, ",
     ",)",
     "{'a', ",
+    // A member as one string with its colon inside, a closing fence with no opening one, a call among
+    // bare words.
+    "\"k:v\"",
+    "}```",
+    "\"```\n",
+    "F(3)",
 ];
 
 /// Up to `max` tokens glued together.

@@ -260,6 +260,7 @@ impl Parser<'_> {
         let (k, newline) = self.input.peek_past_space(after);
         match s.punct_at(k)? {
             None => Ok(truncated),
+            Some(b'`') if s.fence_at(k)? => Ok(truncated),
             Some(b':') => Ok(true),
             // A quoted key with its colon missing (`"age" 30`), as `ends_string` reads one; not between
             // typographic quotes, which are prose's (`‘fine’ ‘fine’`).
@@ -278,13 +279,16 @@ impl Parser<'_> {
     }
 
     /// Offset just after the next closing quote for `style` from `i` on the same line, skipping escapes;
-    /// the end of the source when the input ends first; `None` at a line break.
+    /// the end of the source when the input ends first, or a closing fence before the line break;
+    /// `None` at a line break.
     pub(super) fn find_closer(
         &self,
         style: QuoteStyle,
         mut i: usize,
     ) -> Result<Option<usize>, Stop> {
         let s = self.input.seen();
+        let start = i;
+        let fence_before = |at: usize| fence_in(s.span(start, at)).map(|k| start + k);
         if let Some(quote) = match style {
             QuoteStyle::Double => Some(b'"'),
             QuoteStyle::Single => Some(b'\''),
@@ -298,7 +302,7 @@ impl Parser<'_> {
                 };
                 match s[at] {
                     b'\\' => i = at + 2,
-                    b'\n' => return Ok(None),
+                    b'\n' => return Ok(fence_before(at)),
                     _ => return Ok(Some(at + 1)),
                 }
             }
@@ -307,7 +311,7 @@ impl Parser<'_> {
             match s.at(i)? {
                 None => return Ok(Some(self.input.end())),
                 Some(b'\\') => i += 2,
-                Some(b'\n') => return Ok(None),
+                Some(b'\n') => return Ok(fence_before(i)),
                 Some(_) => {
                     // Typographic openers: straight quotes were handled above.
                     // Typographic styles: `curly_closes` concerns straight double quotes only.

@@ -606,6 +606,11 @@ mod tests {
         ", datum.\"",
         "w{x}y",
         "a, \"b",
+        // Members as one string, closing fences with no opening one, calls among bare words.
+        "\"k:v\"",
+        "}```",
+        "\"```",
+        "F(3)",
         // Typographic quotes inside straight-quoted strings, before words, spaces and delimiters.
         "”s",
         "” ",

@@ -413,13 +413,11 @@ impl<'a> Seen<'a> {
         })
     }
 
-    /// Whether the closing fence of a fenced source stands at `i`.
+    /// Whether the closing fence of the source stands at `i`: its own marker's for a fenced source, else
+    /// a backtick fence whose opening one is missing (`{"a": 1}```): neither is ever JSON.
     #[inline]
     pub(super) fn fence_at(self, i: usize) -> Result<bool, Stop> {
-        match self.fence {
-            Some(m) => self.is_at(i, &[m; 3]),
-            None => Ok(false),
-        }
+        self.is_at(i, &[self.fence.unwrap_or(b'`'); 3])
     }
 }
 

@@ -391,7 +391,12 @@ impl Parser<'_> {
                 self.value_done();
                 return Ok(());
             }
-            if next.is_none() && !tok.is_empty() {
+            // The end of the source: the input's, or a closing fence past spaces and line breaks.
+            let fence = |k| -> Result<bool, Stop> {
+                let (r, _) = self.input.peek_past_space(k);
+                Ok(matches!(s.at(r)?, Some(b'`' | b'~')) && s.fence_at(r)?)
+            };
+            if !tok.is_empty() && (next.is_none() || fence(k)?) {
                 if let Some((_, json, _)) = KEYWORDS.iter().find(|(kw, _, _)| kw.starts_with(tok)) {
                     // repair: `tr`, `fal`, `nu` cut off by the end: every keyword with this prefix
                     // means the same JSON value, so completing it is unambiguous

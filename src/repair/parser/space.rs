@@ -50,7 +50,13 @@ impl Parser<'_> {
                     self.st.pos += 2;
                 }
                 // The closing fence ends the source for good, in a stream too.
-                b'`' | b'~' if s.fence_at(self.st.pos)? => self.input.end_at_fence(self.st.pos),
+                b'`' | b'~' if s.fence_at(self.st.pos)? => {
+                    if !self.input.fenced_source() {
+                        // repair: `{"a": 1}```: a closing fence whose opening one is missing
+                        self.record(RepairKind::SurroundingText, self.st.pos)?;
+                    }
+                    self.input.end_at_fence(self.st.pos)
+                }
                 b'<' => match self.chat_token_len(self.st.pos)? {
                     Some(len) => {
                         self.record(RepairKind::SurroundingText, self.st.pos)?;

@@ -103,41 +103,54 @@ impl Parser<'_> {
     /// At the end of the input inside a value string: when the string's last bytes are closers of the open
     /// containers, innermost first, with only spaces and line breaks around them (`{"a": "b}`, `["x ]`),
     /// and the string opened no bracket of its own, they close the containers and the quote before them is
-    /// missing. Ends the string before them and returns true; the parser reads them next.
+    /// missing. So is it before a closing fence the string ends in, whose opening one is missing before
+    /// the source (`{"a": "b```, `{"a": "b}```), unless the content opened a block of its own. Ends the
+    /// string there and returns true; the parser reads what follows next.
     #[cold]
     #[inline(never)]
     fn closers_at_end(&mut self, end: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
         let out = &self.st.out;
-        // Back over the run, in the input and in the output (a line break is written `\n` there).
-        let (mut from, mut o) = (end, out.len());
-        loop {
+        let item = self.st.stack.last().map_or(out.len(), |f| f.item_out);
+        // Back over spaces and line breaks, in the input and in the output (a line break is written
+        // `\n` there), or closers too, while the run is short.
+        let back = |(mut from, mut o): (usize, usize), closers: bool| loop {
             match from.checked_sub(1).map(|i| s[i]) {
-                Some(b @ (b'}' | b']' | b' ')) if out.get(o.wrapping_sub(1)) == Some(&b) => o -= 1,
+                Some(b @ (b'}' | b']')) if closers && out.get(o.wrapping_sub(1)) == Some(&b) => {
+                    o -= 1
+                }
+                Some(b' ') if out.get(o.wrapping_sub(1)) == Some(&b' ') => o -= 1,
                 Some(b'\n') if out.get(o.wrapping_sub(2)..o) == Some(b"\\n") => o -= 2,
-                _ => break,
+                _ => return (from, o),
             }
             from -= 1;
             if end - from > TAIL_MAX {
-                return Ok(false);
+                return (from, o);
             }
-        }
+        };
+        let (f, o) = back((end, out.len()), false);
+        let fence = (f >= 3
+            && s.span(f - 3, f) == b"```"
+            && out.get(o.wrapping_sub(3)..o) == Some(b"```")
+            && fence_in(out.get(item..o - 3).unwrap_or_default()).is_none())
+        .then(|| (f - 3, o - 3));
+        let (from, o) = back(fence.unwrap_or((end, out.len())), true);
         // Forward, each closer closes the next container out, innermost first.
+        let until = fence.map_or(end, |(f, _)| f);
         let mut depth = self.st.stack.len();
-        for &b in s.span(from, end) {
+        let mut fits = end - from <= TAIL_MAX;
+        for &b in s.span(from, until) {
             if matches!(b, b'}' | b']') {
                 depth = depth.wrapping_sub(1);
-                if !self.st.stack.get(depth).is_some_and(|f| f.closed_by(b)) {
-                    return Ok(false);
-                }
+                fits &= self.st.stack.get(depth).is_some_and(|f| f.closed_by(b));
             }
         }
-        let item = self.st.stack.last().map_or(o, |f| f.item_out);
         let inner = out.get(item..o).unwrap_or_default();
-        if self.st.str.ctx != Ctx::Value
-            || depth == self.st.stack.len()
-            || inner.iter().any(|&b| b == b'{' || b == b'[')
-        {
+        fits &= depth < self.st.stack.len() && !inner.iter().any(|&b| b == b'{' || b == b'[');
+        let Some((from, o)) = (if fits { Some((from, o)) } else { fence }) else {
+            return Ok(false);
+        };
+        if self.st.str.ctx != Ctx::Value {
             return Ok(false);
         }
         self.take_back_repairs(from);
@@ -617,8 +630,13 @@ impl Parser<'_> {
         if self.is_ellipsis_item_ahead(r)? {
             return Ok(true);
         }
+        // A closing fence ends the source, also right after the quote of the next item (`"a", "```).
+        let q = r + usize::from(b == b'"');
+        if s.at(q)? == Some(b'`') && s.fence_at(q)? {
+            return Ok(true);
+        }
         if in_object {
-            let member = b == b'}' || self.is_key_ahead(r)?;
+            let member = b == b'}' || self.is_key_ahead(r)? || self.member_string_at(r)?;
             // In a record opened around a key in an array, the array's next item may follow instead.
             if member || ctx == Ctx::Key || self.st.implicit != self.st.stack.len() {
                 return Ok(member);
@@ -633,6 +651,29 @@ impl Parser<'_> {
             || (b == b'-' && s.at(r + 1)?.is_some_and(|b| b.is_ascii_digit()))
             || self.keyword_at(r)?
             || self.is_bare_item_ahead(r)?)
+    }
+
+    /// Whether a member written as one double-quoted string with its colon inside stands at `i`, up to a
+    /// `,`, a `}` or the end (`{"city": "Lisbon", "weather:sunny"}`), as `key_holds_value` reads it.
+    #[inline(never)]
+    fn member_string_at(&self, i: usize) -> Result<bool, Stop> {
+        let s = self.input.seen();
+        if s[i] != b'"' {
+            return Ok(false);
+        }
+        let Some(k) = self.find_closer(QuoteStyle::Double, i + 1)? else {
+            return Ok(false);
+        };
+        let end = if s.at(k - 1)? == Some(b'"') && k - 1 > i {
+            k - 1
+        } else {
+            k
+        };
+        let content = s.span(i + 1, end);
+        let (r, _) = self.input.peek_past_space(k);
+        Ok(content.len() > 2
+            && content[1..content.len() - 1].contains(&b':')
+            && matches!(s.punct_at(r)?, None | Some(b',' | b'}')))
     }
 
     /// Whether an ellipsis placeholder stands at `i` as a whole item or member (`["a", ...]`,
@@ -653,7 +694,7 @@ impl Parser<'_> {
 
     /// Whether bare words stand at `i` as an array item (`["a", active]`, `["x", #fff]`, `["a", in
     /// progress]`): words on one line that run to a `,` or `]`. Words that run on into more text
-    /// (`["a "b", c d"]`) are not one.
+    /// (`["a "b", c d"]`) are not one; a group in parentheses among them is (`["x", F(3)]`).
     pub(super) fn is_bare_item_ahead(&self, i: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
         if !(is_ident_start(s[i]) || s[i] == b'#') {
@@ -665,9 +706,18 @@ impl Parser<'_> {
             let (r, newline) = self.input.peek_past_space(k);
             match s.punct_at(r)? {
                 None | Some(b',' | b']') => return Ok(true),
+                Some(b'`') if s.fence_at(r)? => return Ok(true),
                 // Words in a row on one line are one item, as `bare_string` reads them.
                 Some(b) if r > k && !newline && is_ident_start(b) && s.quote_at(r).is_none() => {
                     k = r + 1
+                }
+                // A group in parentheses on the line (`["x", This is F(3)]`).
+                Some(b'(') if !newline => {
+                    let c = s.scan(r + 1, |b| !matches!(b, b')' | b'(' | b'"' | b'\n'))?;
+                    if s.at(c)? != Some(b')') {
+                        return Ok(false);
+                    }
+                    k = c + 1;
                 }
                 _ => return Ok(false),
             }
