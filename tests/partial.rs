@@ -568,3 +568,27 @@ fn with_a_schema_fixed_strings_appear_whole_and_wanted_scalars_coerced() {
         }
     }
 }
+
+#[test]
+fn a_closing_fence_at_the_end_of_a_string_is_never_shown() {
+    // The end of the text cuts a closing fence with no opening one off a string cut before its quote
+    // (`{"note": "done}````): a stream holds the backticks back instead of showing and taking them back.
+    for text in [
+        "{\"note\": \"ends in a closer}```",
+        "{\"note\": \"ends in a closer```\n",
+    ] {
+        let mut p = PartialJson::new(&RepairOptions::default());
+        let mut live = Live::default();
+        for c in split_at(text, &(1..text.len()).collect::<Vec<_>>()) {
+            live.apply(&p.push(c).unwrap().changes);
+            let shown = live
+                .root
+                .as_ref()
+                .map(|v| v.to_string())
+                .unwrap_or_default();
+            assert!(!shown.contains('`'), "{text:?}: shown {shown}");
+        }
+        assert_eq!(live.resets, 0, "{text:?}");
+        check(text, &[text]).unwrap();
+    }
+}

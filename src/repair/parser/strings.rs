@@ -44,8 +44,8 @@ fn written_len(content: &[u8]) -> usize {
 }
 
 /// How many bytes at the end of a value string's output so far a stream holds back: with `end` `}`,
-/// closers, spaces and line breaks that the end of the input would make the containers' closers (see
-/// [`Parser::closers_at_end`]); with `end` `,`, a comma and the spaces and line breaks after it, where
+/// closers, spaces, line breaks and backticks that the end of the input would make the containers'
+/// closers or a closing fence (see [`Parser::closers_at_end`]); with `end` `,`, a comma and the spaces and line breaks after it, where
 /// the next quote may end the string (see [`Parser::comma_before`]). An escaped backslash before `n`,
 /// read as a line break, only holds back more.
 pub(super) fn held_tail(out: &[u8], end: u8) -> usize {
@@ -58,7 +58,8 @@ pub(super) fn held_tail(out: &[u8], end: u8) -> usize {
                 }
                 k -= 1;
             }
-            Some(b']') if end == b'}' => k -= 1,
+            // Backticks: a closing fence the end of the input would cut off (see `closers_at_end`).
+            Some(b']' | b'`') if end == b'}' => k -= 1,
             Some(b' ') => k -= 1,
             Some(b'n') if out.get(k.wrapping_sub(2)) == Some(&b'\\') => k -= 2,
             _ => break,
