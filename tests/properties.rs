@@ -636,3 +636,27 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// A value delimited by backticks, as JavaScript writes template strings, is a string whose content
+    /// keeps its quotes of either kind; `\`` inside it is a backtick.
+    #[test]
+    fn a_backtick_string_is_a_string(
+        content in "[a-zA-Z0-9 é—“”’'\",:{}\\[\\]]{0,16}",
+        in_array in any::<bool>(),
+        n in 0u32..1000,
+    ) {
+        let text = if in_array {
+            format!("{{\"items\": [`{content}`, {n}], \"n\": {n}}}")
+        } else {
+            format!("{{\"text\": `{content}`, \"n\": {n}}}")
+        };
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        let want = if in_array {
+            serde_json::json!({"items": [content, n], "n": n})
+        } else {
+            serde_json::json!({"text": content, "n": n})
+        };
+        prop_assert_eq!(got, want, "{}", text);
+    }
+}

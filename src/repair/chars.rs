@@ -71,6 +71,8 @@ pub enum QuoteStyle {
     CurlyDouble,
     /// `‘` or `’` as the opener
     CurlySingle,
+    /// `` ` ``, as JavaScript delimits template strings (a value only, never a fence)
+    Backtick,
 }
 
 /// The quote that opens a string at `s[i..]`, with its length in bytes.
@@ -101,6 +103,7 @@ pub fn closer_len(style: QuoteStyle, curly_closes: bool, s: &[u8], i: usize) -> 
         QuoteStyle::Double if curly_closes && starts_with_at(s, i, RDQUO) => 3,
         QuoteStyle::CurlyDouble if starts_with_at(s, i, RDQUO) || starts_with_at(s, i, LDQUO) => 3,
         QuoteStyle::Single | QuoteStyle::CurlySingle if starts_with_at(s, i, RSQUO) => 3,
+        QuoteStyle::Backtick if b == b'`' => 1,
         _ => 0,
     }
 }

@@ -90,6 +90,10 @@ pub const TOKENS: &[&str] = &[
     "}```",
     "\"```\n",
     "F(3)",
+    // Template strings.
+    "`",
+    "`a b`",
+    "\\`",
 ];
 
 /// Up to `max` tokens glued together.

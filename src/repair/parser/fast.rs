@@ -611,6 +611,10 @@ mod tests {
         "}```",
         "\"```",
         "F(3)",
+        // Template strings.
+        "`",
+        "`a b`",
+        "\\`",
         // Typographic quotes inside straight-quoted strings, before words, spaces and delimiters.
         "”s",
         "” ",

@@ -2,8 +2,9 @@
 
 use super::*;
 
-/// Bytes that interrupt the bulk copy of string content, for `"`-delimited and `'`-delimited strings.
-const fn special_table(single: bool) -> [bool; 256] {
+/// Bytes that interrupt the bulk copy of string content: for `"`-delimited strings, and with `quote`
+/// for those delimited by `'` or `` ` ``.
+const fn special_table(quote: u8) -> [bool; 256] {
     let mut t = [false; 256];
     let mut i = 0;
     while i < 0x20 {
@@ -13,13 +14,12 @@ const fn special_table(single: bool) -> [bool; 256] {
     t[b'"' as usize] = true;
     t[b'\\' as usize] = true;
     t[0xE2] = true;
-    if single {
-        t[b'\'' as usize] = true;
-    }
+    t[quote as usize] = true;
     t
 }
-pub(super) static SPECIAL_DOUBLE: [bool; 256] = special_table(false);
-pub(super) static SPECIAL_SINGLE: [bool; 256] = special_table(true);
+pub(super) static SPECIAL_DOUBLE: [bool; 256] = special_table(b'"');
+pub(super) static SPECIAL_SINGLE: [bool; 256] = special_table(b'\'');
+static SPECIAL_BACKTICK: [bool; 256] = special_table(b'`');
 
 /// Whether `b` after a backslash makes a two-character JSON escape (`\\n`, `\\"`, …).
 #[inline(always)]
@@ -85,7 +85,10 @@ impl Parser<'_> {
         let (style, qlen) = quote;
         match style {
             QuoteStyle::Double => {}
-            QuoteStyle::Single => self.record(RepairKind::SingleQuotes, self.st.pos)?,
+            // repair: `` `text` ``, a JavaScript template string
+            QuoteStyle::Single | QuoteStyle::Backtick => {
+                self.record(RepairKind::SingleQuotes, self.st.pos)?
+            }
             _ => self.record(RepairKind::CurlyQuotes, self.st.pos)?,
         }
         self.st.pos += qlen;
@@ -194,18 +197,19 @@ impl Parser<'_> {
     /// The loop of [`Self::string_body`]; returns whether the input ended inside the string.
     pub(super) fn string_content(&mut self) -> Result<bool, Stop> {
         let s = self.input.seen();
-        let single = matches!(
-            self.st.str.style,
-            QuoteStyle::Single | QuoteStyle::CurlySingle
-        );
-        let table = if single {
-            &SPECIAL_SINGLE
-        } else {
-            &SPECIAL_DOUBLE
+        let style = self.st.str.style;
+        let single = matches!(style, QuoteStyle::Single | QuoteStyle::CurlySingle);
+        let table = match style {
+            _ if single => &SPECIAL_SINGLE,
+            QuoteStyle::Backtick => &SPECIAL_BACKTICK,
+            _ => &SPECIAL_DOUBLE,
         };
         loop {
             let run = self.st.pos;
-            self.st.pos = s.skip_plain_string(self.st.pos, single);
+            // The word-at-a-time scan knows the straight quotes only.
+            if style != QuoteStyle::Backtick {
+                self.st.pos = s.skip_plain_string(self.st.pos, single);
+            }
             self.st.pos = s.run(self.st.pos, |b| !table[b as usize]);
             // What has arrived is content, whether the string ends here or the stream goes on.
             s.copy(&mut self.st.out, run, self.st.pos);
@@ -257,8 +261,10 @@ impl Parser<'_> {
                 self.st.pos += 1;
                 continue;
             }
-            let straight_open =
-                matches!(self.st.str.style, QuoteStyle::Double | QuoteStyle::Single);
+            let straight_open = matches!(
+                style,
+                QuoteStyle::Double | QuoteStyle::Single | QuoteStyle::Backtick
+            );
             // A typographic quote closes a straight-quoted string only before what may end one.
             let typographic = close == 3 && straight_open;
             let closes = (!typographic || self.typographic_may_close(self.st.pos + close)?)
@@ -391,10 +397,10 @@ impl Parser<'_> {
                 self.st.out.extend_from_slice(s.span(at, at + 2));
                 self.st.pos += 2;
             }
-            b'\'' => {
-                // repair: `\'` is not a JSON escape; the quote is content
+            b'\'' | b'`' if code == b'\'' || self.st.str.style == QuoteStyle::Backtick => {
+                // repair: `\'` is not a JSON escape, nor `\`` in a template string; the quote is content
                 self.record(RepairKind::InvalidEscape, at)?;
-                self.st.out.push(b'\'');
+                self.st.out.push(code);
                 self.st.pos += 2;
             }
             b'u' => {
@@ -644,7 +650,7 @@ impl Parser<'_> {
             }
         }
         Ok(s.quote_at(r).is_some()
-            || matches!(b, b'{' | b'[' | b']')
+            || matches!(b, b'{' | b'[' | b']' | b'`')
             || (matches!(b, b'(' | b')' | b'}')
                 && matches!(self.top(), Some(Container::Tuple | Container::Set)))
             || (matches!(b, b'(' | b')') && self.top() == Some(Container::Call))

@@ -37,7 +37,12 @@ impl Parser<'_> {
             }
             b':' => self.skip_unexpected(),
             _ => {
-                if let Some(quote) = s.quote_at(self.st.pos) {
+                // A backtick here is no fence: the spaces before it were read up to one (`skip_space`).
+                let quote = match b {
+                    b'`' => Some((QuoteStyle::Backtick, 1)),
+                    _ => s.quote_at(self.st.pos),
+                };
+                if let Some(quote) = quote {
                     self.begin_value();
                     self.open_string(quote, Ctx::Value, false)?;
                     // Straight on through the string: the states only matter when a stream stops.
