@@ -638,18 +638,20 @@ proptest! {
 }
 
 proptest! {
-    /// A value delimited by backticks, as JavaScript writes template strings, is a string whose content
-    /// keeps its quotes of either kind; `\`` inside it is a backtick.
+    /// A value or key delimited by backticks, as JavaScript writes template strings (or closed by `´`),
+    /// is a string whose content keeps its quotes of either kind.
     #[test]
     fn a_backtick_string_is_a_string(
         content in "[a-zA-Z0-9 é—“”’'\",:{}\\[\\]]{0,16}",
         in_array in any::<bool>(),
+        acute in any::<bool>(),
         n in 0u32..1000,
     ) {
+        let close = if acute { "´" } else { "`" };
         let text = if in_array {
-            format!("{{\"items\": [`{content}`, {n}], \"n\": {n}}}")
+            format!("{{`items`: [`{content}{close}, {n}], \"n\": {n}}}")
         } else {
-            format!("{{\"text\": `{content}`, \"n\": {n}}}")
+            format!("{{\"text\": `{content}{close}, `n`: {n}}}")
         };
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
         let want = if in_array {

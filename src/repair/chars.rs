@@ -15,6 +15,8 @@ pub const RSQUO: &[u8] = "\u{2019}".as_bytes();
 pub const ELLIPSIS: &[u8] = "\u{2026}".as_bytes();
 /// U+00A0 no-break space.
 pub const NBSP: &[u8] = "\u{A0}".as_bytes();
+/// `´` (acute accent), which closes a backtick string typed with its pair.
+pub const ACUTE: &[u8] = "\u{B4}".as_bytes();
 
 /// JSON whitespace: what `JSON.parse` accepts between tokens.
 #[inline]
@@ -71,7 +73,7 @@ pub enum QuoteStyle {
     CurlyDouble,
     /// `‘` or `’` as the opener
     CurlySingle,
-    /// `` ` ``, as JavaScript delimits template strings (a value only, never a fence)
+    /// `` ` ``, as JavaScript delimits template strings (never a fence), closed by `` ` `` or `´`
     Backtick,
 }
 
@@ -104,6 +106,8 @@ pub fn closer_len(style: QuoteStyle, curly_closes: bool, s: &[u8], i: usize) -> 
         QuoteStyle::CurlyDouble if starts_with_at(s, i, RDQUO) || starts_with_at(s, i, LDQUO) => 3,
         QuoteStyle::Single | QuoteStyle::CurlySingle if starts_with_at(s, i, RSQUO) => 3,
         QuoteStyle::Backtick if b == b'`' => 1,
+        // `` `foo´ ``: an acute accent closes as a typed backtick's pair
+        QuoteStyle::Backtick if starts_with_at(s, i, ACUTE) => 2,
         _ => 0,
     }
 }

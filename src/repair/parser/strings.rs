@@ -15,6 +15,10 @@ const fn special_table(quote: u8) -> [bool; 256] {
     t[b'\\' as usize] = true;
     t[0xE2] = true;
     t[quote as usize] = true;
+    // The acute accent that may close a backtick string (`closer_len`).
+    if quote == b'`' {
+        t[0xC2] = true;
+    }
     t
 }
 pub(super) static SPECIAL_DOUBLE: [bool; 256] = special_table(b'"');

@@ -37,12 +37,7 @@ impl Parser<'_> {
             }
             b':' => self.skip_unexpected(),
             _ => {
-                // A backtick here is no fence: the spaces before it were read up to one (`skip_space`).
-                let quote = match b {
-                    b'`' => Some((QuoteStyle::Backtick, 1)),
-                    _ => s.quote_at(self.st.pos),
-                };
-                if let Some(quote) = quote {
+                if let Some(quote) = self.opening_quote(b) {
                     self.begin_value();
                     self.open_string(quote, Ctx::Value, false)?;
                     // Straight on through the string: the states only matter when a stream stops.
@@ -57,6 +52,16 @@ impl Parser<'_> {
                     self.word()
                 }
             }
+        }
+    }
+
+    /// The quote that opens a string at the current position, whose byte is `b`: one of [`quote_at`]'s,
+    /// or a backtick, which is no fence here: the spaces before it were read up to one (`skip_space`).
+    #[inline(always)]
+    fn opening_quote(&self, b: u8) -> Option<(QuoteStyle, usize)> {
+        match b {
+            b'`' => Some((QuoteStyle::Backtick, 1)),
+            _ => self.input.seen().quote_at(self.st.pos),
         }
     }
 
@@ -202,7 +207,7 @@ impl Parser<'_> {
             }
             b'{' | b'[' | b':' => self.skip_unexpected(),
             _ => {
-                if let Some(quote) = s.quote_at(self.st.pos) {
+                if let Some(quote) = self.opening_quote(b) {
                     self.begin_item();
                     self.open_string(quote, Ctx::Key, false)?;
                     self.string_body()
