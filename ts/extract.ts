@@ -179,9 +179,10 @@ function* steps(
   const forbidCoercions = forbiddenRules(options);
   const core = schema.core('extract');
   const read = (skip: number): CoreResult => {
-    const raw = JSON.parse(
-      core.extract(text, p.maxDepth, p.maxInputLength, p.forbid, forbidCoercions, skip),
-    ) as CoreResult & { candidate: number | null };
+    const raw = JSON.parse(core.extract(text, p.maxDepth, p.maxInputLength, p.forbid, forbidCoercions, skip)) as Omit<
+      CoreResult,
+      'repairs'
+    > & { candidate: number | null; repairs: number[] };
     const found = raw.candidate !== null;
     const omitted = found && raw.omittedRepairs !== undefined ? { omittedRepairs: raw.omittedRepairs } : {};
     return {

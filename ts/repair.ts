@@ -243,7 +243,9 @@ export function parseDetailed(text: string, options?: RepairOptions): ParseResul
 
 /** The `ParseResult` of a core repair made with its report. */
 export function reportedResult(r: RawRepairOk): ParseResult {
-  const header = JSON.parse(r.header) as Pick<ParseResult, 'status' | 'repairs' | 'span' | 'omittedRepairs'>;
+  const header = JSON.parse(r.header) as Pick<ParseResult, 'status' | 'span' | 'omittedRepairs'> & {
+    repairs: number[];
+  };
   const result = {
     value: JSON.parse(r.json) as unknown,
     json: r.json,

@@ -19,6 +19,7 @@ import initAsync, {
   type InitOutput,
 } from '../pkg/llm_response_sanitizer.js';
 import { CLEAN_FLAGS, FORMS, REPAIR_KIND_INFO } from '../pkg/vocabulary.js';
+import type { RepairKind } from './repair.js';
 import { ModuleTrapError } from './errors.js';
 
 let ready = false;
@@ -426,10 +427,30 @@ export function repairDescription(kind: string | undefined): string {
 }
 
 /** A report's repairs as the core sends them (no message), with their messages. */
-export function withMessages<R extends { kind: string; line: number; column: number }>(
-  repairs: readonly R[],
-): (R & { message: string })[] {
-  return repairs.map((r) => ({ ...r, message: `${repairDescription(r.kind)} at line ${r.line}, column ${r.column}` }));
+/** A repair as the core reports it, with the message the TypeScript side composes. */
+export interface CoreRepairRecord {
+  readonly kind: RepairKind;
+  readonly position: number;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+/**
+ * The records of a core report, whose `repairs` are four numbers per repair (the kind's index in the
+ * vocabulary, position, line, column, as the core writes them), with their messages.
+ */
+export function withMessages(flat: readonly number[]): CoreRepairRecord[] {
+  const out: CoreRepairRecord[] = new Array(flat.length >> 2);
+  for (let i = 0; i + 3 < flat.length; i += 4) {
+    const info = REPAIR_KIND_INFO[flat[i]!];
+    const kind = (info?.kind ?? String(flat[i])) as RepairKind;
+    const line = flat[i + 2]!;
+    const column = flat[i + 3]!;
+    const message = `${info?.description ?? kind} at line ${line}, column ${column}`;
+    out[i >> 2] = { kind, position: flat[i + 1]!, line, column, message };
+  }
+  return out;
 }
 
 function decodeResult(out: string): RawRepairOk | RawRepairErr {
