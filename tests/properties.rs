@@ -358,7 +358,8 @@ proptest! {
     }
 
     /// A stray quote right after a number or keyword (`12345",`) changes nothing; bare words after an
-    /// array's string item (`["a" in progress, "b"]`) are the next item.
+    /// array's string item (`["a" in progress, "b"]`) are the next item, also when they end in the quote
+    /// whose opening one is missing (`["a" in progress", "b"]`).
     #[test]
     fn stray_quotes_and_bare_words_after_items_keep_every_value(
         v in json_container(),
@@ -368,6 +369,7 @@ proptest! {
             1..4,
         ),
         n in 0u32..1000,
+        closing in any::<bool>(),
     ) {
         let json = v.to_string();
         let (mut text, mut in_string, mut escaped, mut k) = (String::new(), false, false, 0);
@@ -393,7 +395,8 @@ proptest! {
 
         let words: Vec<&str> = items.iter().map(|(_, w)| w.as_str()).collect();
         prop_assume!(words.iter().all(|w| !KEYWORD_LIKE.contains(&w.split(' ').next().unwrap_or(""))));
-        let written: Vec<String> = items.iter().map(|(s, w)| format!("{} {w}", Value::from(s.as_str()))).collect();
+        let quote = if closing { "\"" } else { "" };
+        let written: Vec<String> = items.iter().map(|(s, w)| format!("{} {w}{quote}", Value::from(s.as_str()))).collect();
         let text = format!("{{\"a\": [{}], \"n\": {n}}}", written.join(", "));
         let want: Vec<Value> = items.iter().flat_map(|(s, w)| [Value::from(s.as_str()), Value::from(w.as_str())]).collect();
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();

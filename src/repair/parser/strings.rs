@@ -519,7 +519,7 @@ impl Parser<'_> {
                     || (spaced
                         && self.st.str.quotes_seen == 0
                         && self.top() == Some(Container::Array)
-                        && self.is_bare_item_ahead(q)?)
+                        && self.is_bare_item_ahead(q, true)?)
             }
         })
     }
@@ -661,7 +661,7 @@ impl Parser<'_> {
             || b.is_ascii_digit()
             || (b == b'-' && s.at(r + 1)?.is_some_and(|b| b.is_ascii_digit()))
             || self.keyword_at(r)?
-            || self.is_bare_item_ahead(r)?)
+            || self.is_bare_item_ahead(r, false)?)
     }
 
     /// Whether a member written as one double-quoted string with its colon inside stands at `i`, up to a
@@ -705,8 +705,10 @@ impl Parser<'_> {
 
     /// Whether bare words stand at `i` as an array item (`["a", active]`, `["x", #fff]`, `["a", in
     /// progress]`): words on one line that run to a `,` or `]`. Words that run on into more text
-    /// (`["a "b", c d"]`) are not one; a group in parentheses among them is (`["x", F(3)]`).
-    pub(super) fn is_bare_item_ahead(&self, i: usize) -> Result<bool, Stop> {
+    /// (`["a "b", c d"]`) are not one; a group in parentheses among them is (`["x", F(3)]`), and with
+    /// `quoted_end` so is a quote right after them, before a `,` or `]` (`["a" b", "c"]`, the item's
+    /// opening quote missing; after a comma that reads as prose's: `["a "b", c d"]`).
+    pub(super) fn is_bare_item_ahead(&self, i: usize, quoted_end: bool) -> Result<bool, Stop> {
         let s = self.input.seen();
         if !(is_ident_start(s[i]) || s[i] == b'#') {
             return Ok(false);
@@ -718,6 +720,11 @@ impl Parser<'_> {
             match s.punct_at(r)? {
                 None | Some(b',' | b']') => return Ok(true),
                 Some(b'`') if s.fence_at(r)? => return Ok(true),
+                // The closing quote of an item whose opening one is missing (`["a" b", "c"]`).
+                Some(b'"') if r == k && quoted_end => {
+                    let (q, _) = self.input.peek_past_space(r + 1);
+                    return Ok(matches!(s.punct_at(q)?, None | Some(b',' | b']')));
+                }
                 // Words in a row on one line are one item, as `bare_string` reads them.
                 Some(b) if r > k && !newline && is_ident_start(b) && s.quote_at(r).is_none() => {
                     k = r + 1
