@@ -229,11 +229,7 @@ impl Parser<'_> {
         if !s.has(i)? {
             return Ok(false);
         }
-        // A backtick that is no fence quotes a key as it does a value (`opening_quote`).
-        let quoted = match s[i] {
-            b'`' if !s.fence_at(i)? => Some((QuoteStyle::Backtick, 1)),
-            _ => s.quote_at(i),
-        };
+        let quoted = self.opening_quote_at(i)?;
         let after = if let Some((style, q)) = quoted {
             match self.find_closer(style, i + q)? {
                 // `"key:"value"`: the colon inside the quotes, as `string_content` reads it.

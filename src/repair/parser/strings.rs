@@ -49,9 +49,9 @@ fn written_len(content: &[u8]) -> usize {
 
 /// How many bytes at the end of a value string's output so far a stream holds back: with `end` `}`,
 /// closers, spaces, line breaks and backticks that the end of the input would make the containers'
-/// closers or a closing fence (see [`Parser::closers_at_end`]); with `end` `,`, a comma and the spaces and line breaks after it, where
-/// the next quote may end the string (see [`Parser::comma_before`]). An escaped backslash before `n`,
-/// read as a line break, only holds back more.
+/// closers or a closing fence (see [`Parser::closers_at_end`]); with `end` `,`, a comma and the spaces
+/// and line breaks after it, where the next quote may end the string (see [`Parser::comma_before`]). An
+/// escaped backslash before `n`, read as a line break, only holds back more.
 pub(super) fn held_tail(out: &[u8], end: u8) -> usize {
     let mut k = out.len();
     while out.len() - k < 2 * TAIL_MAX {

@@ -37,7 +37,7 @@ impl Parser<'_> {
             }
             b':' => self.skip_unexpected(),
             _ => {
-                if let Some(quote) = self.opening_quote(b) {
+                if let Some(quote) = self.opening_quote_at(self.st.pos)? {
                     self.begin_value();
                     self.open_string(quote, Ctx::Value, false)?;
                     // Straight on through the string: the states only matter when a stream stops.
@@ -55,14 +55,15 @@ impl Parser<'_> {
         }
     }
 
-    /// The quote that opens a string at the current position, whose byte is `b`: one of [`quote_at`]'s,
-    /// or a backtick, which is no fence here: the spaces before it were read up to one (`skip_space`).
+    /// The quote that opens a string at `i`, which has arrived: one of [`quote_at`]'s, or a backtick that
+    /// is no fence (a template string's, `` `text` ``).
     #[inline(always)]
-    fn opening_quote(&self, b: u8) -> Option<(QuoteStyle, usize)> {
-        match b {
-            b'`' => Some((QuoteStyle::Backtick, 1)),
-            _ => self.input.seen().quote_at(self.st.pos),
-        }
+    pub(super) fn opening_quote_at(&self, i: usize) -> Result<Option<(QuoteStyle, usize)>, Stop> {
+        let s = self.input.seen();
+        Ok(match s[i] {
+            b'`' if !s.fence_at(i)? => Some((QuoteStyle::Backtick, 1)),
+            _ => s.quote_at(i),
+        })
     }
 
     /// Whether the `(` at `i` opens a tuple: an item or its `)` follows it, not a word (`(approx)` stays text).
@@ -207,7 +208,7 @@ impl Parser<'_> {
             }
             b'{' | b'[' | b':' => self.skip_unexpected(),
             _ => {
-                if let Some(quote) = self.opening_quote(b) {
+                if let Some(quote) = self.opening_quote_at(self.st.pos)? {
                     self.begin_item();
                     self.open_string(quote, Ctx::Key, false)?;
                     self.string_body()
