@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
   parseAndRepair,
+  parseDetailed,
   repairJson,
   clean,
   StreamCleaner,
@@ -173,6 +174,20 @@ for (const [label, defect, how, theirs] of fair) {
   out(
     `| ${label} | ${right.map((r) => `${Math.round(r * 100)}%`).join(' | ')} | ${mbps(ours, avg)} | ${mbps(jr, avg)} | ${fmt(ours / jr)}× |`,
   );
+}
+
+// 2a. The repair report: what parseDetailed adds to parseAndRepair on the same documents.
+out();
+out('The repair report, `parseDetailed` against `parseAndRepair` on the same documents (µs per document):');
+out();
+out('| defect | repairs per document | parseAndRepair | parseDetailed | the report adds |');
+out('| --- | ---: | ---: | ---: | ---: |');
+for (const defect of ['trailing_commas', 'single_quotes', 'raw_newlines']) {
+  const texts = Array.from({ length: 20 }, (_, i) => document(1000 + i, entitiesFor(2000), defect).text);
+  const repairs = texts.reduce((a, t) => a + parseDetailed(t).repairs.length, 0) / texts.length;
+  const [plain, detailed] = rates([(t) => parseAndRepair(t), (t) => parseDetailed(t)], texts);
+  const [a, b] = [1e6 / plain, 1e6 / detailed];
+  out(`| ${defect} | ${fmt(repairs)} | ${fmt(a, 2)} | ${fmt(b, 2)} | ${fmt(b - a, 2)} |`);
 }
 
 // 2b. The same classes with the strings models write: typographic punctuation, emoji, other scripts.
