@@ -309,8 +309,9 @@ fn write_repaired(
 
 /// Appends `"span":{…},"repairs":[…]` with UTF-16 positions and 1-based line/column, and
 /// `"omittedRepairs":N` when more than [`REPORT_MAX`] repairs were made. Each repair is four numbers in
-/// the flat array: its kind's index in [`crate::RepairKind::ALL`] (the vocabulary's order), its position, line
-/// and column. The host builds the records: parsing numbers is several times faster than parsing objects.
+/// the flat array: its kind's index in [`crate::RepairKind::ALL`] (the vocabulary's order), its
+/// position, line and column. The host builds the records: parsing numbers is several times faster
+/// than parsing objects.
 fn push_report(s: &mut String, text: &str, all: &[Repair], span: &Range<usize>) {
     let repairs = &all[..all.len().min(REPORT_MAX)];
     let mut offsets: Vec<usize> = repairs.iter().map(|r| r.offset).collect();

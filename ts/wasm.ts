@@ -19,7 +19,7 @@ import initAsync, {
   type InitOutput,
 } from '../pkg/llm_response_sanitizer.js';
 import { CLEAN_FLAGS, FORMS, REPAIR_KIND_INFO } from '../pkg/vocabulary.js';
-import type { RepairKind } from './repair.js';
+import type { RepairKind, RepairRecord } from './repair.js';
 import { ModuleTrapError } from './errors.js';
 
 let ready = false;
@@ -426,22 +426,12 @@ export function repairDescription(kind: string | undefined): string {
   return DESCRIPTIONS.get(String(kind)) ?? String(kind);
 }
 
-/** A report's repairs as the core sends them (no message), with their messages. */
-/** A repair as the core reports it, with the message the TypeScript side composes. */
-export interface CoreRepairRecord {
-  readonly kind: RepairKind;
-  readonly position: number;
-  readonly line: number;
-  readonly column: number;
-  readonly message: string;
-}
-
 /**
  * The records of a core report, whose `repairs` are four numbers per repair (the kind's index in the
  * vocabulary, position, line, column, as the core writes them), with their messages.
  */
-export function withMessages(flat: readonly number[]): CoreRepairRecord[] {
-  const out: CoreRepairRecord[] = new Array(flat.length >> 2);
+export function withMessages(flat: readonly number[]): RepairRecord[] {
+  const out: RepairRecord[] = new Array(flat.length >> 2);
   for (let i = 0; i + 3 < flat.length; i += 4) {
     const info = REPAIR_KIND_INFO[flat[i]!];
     const kind = (info?.kind ?? String(flat[i])) as RepairKind;

@@ -117,6 +117,9 @@ impl Parser<'_> {
     #[cold]
     #[inline(never)]
     fn closers_at_end(&mut self, end: usize) -> Result<bool, Stop> {
+        if self.st.str.ctx != Ctx::Value {
+            return Ok(false);
+        }
         let s = self.input.seen();
         let out = &self.st.out;
         let item = self.st.stack.last().map_or(out.len(), |f| f.item_out);
@@ -158,9 +161,6 @@ impl Parser<'_> {
         let Some((from, o)) = (if fits { Some((from, o)) } else { fence }) else {
             return Ok(false);
         };
-        if self.st.str.ctx != Ctx::Value {
-            return Ok(false);
-        }
         self.take_back_repairs(from);
         // repair: `{"a": "b}`: the closing quote is missing before the closers that end the input
         self.record(RepairKind::MissingQuote, from)?;
