@@ -6,14 +6,14 @@
 //! place. Positions are converted here from byte offsets to UTF-16 indices with 1-based
 //! line and column (see [`crate::position`]).
 
-use crate::encoding::{latin1_to_utf8_in_place, push_narrow_json};
+use crate::encoding::{latin1_to_utf8_in_place, utf16_to_utf8_in_place};
 use crate::position::{locate_all, Location};
 use crate::prelude::*;
-use crate::repair::{json_string, repair_bytes, repair_latin1};
+use crate::repair::{json_string, repair_bytes, repair_latin1, repair_transcoded};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema, SharedSchema};
 use crate::wire::{
-    extracted_json, push_changes, push_in_form, schema_error_json, validation_json, Form,
-    CLEAN_ASSISTANT, CLEAN_GRACE_FROM_START, CLEAN_KEEP_UNCLOSED, CLEAN_ONLY_CLOSING,
+    extracted_json, push_ascii, push_changes, push_in_form, schema_error_json, validation_json,
+    Form, CLEAN_ASSISTANT, CLEAN_GRACE_FROM_START, CLEAN_KEEP_UNCLOSED, CLEAN_ONLY_CLOSING,
     CLEAN_THINK_ONLY, CLEAN_TIMESTAMP, CLEAN_TRIM, REPORT_MAX,
 };
 use crate::{
@@ -22,7 +22,7 @@ use crate::{
 };
 use core::fmt::Write as _;
 use core::ops::Range;
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::sync::atomic::{AtomicU8, Ordering};
 use wasm_bindgen::prelude::*;
 
 /// The allocator: talc's, which grows linear memory on demand like the default dlmalloc but is smaller
@@ -31,11 +31,12 @@ use wasm_bindgen::prelude::*;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 /// Input text, written here by the host before each call that reads it: UTF-8 with
-/// `TextEncoder.encodeInto`, or in Node a Latin-1 string as it is in the second half (see
-/// [`with_input`]). Several times faster than the per-character copy the generated glue uses for `&str`.
+/// `TextEncoder.encodeInto`, or in Node a string as V8 stores it, Latin-1 or UTF-16, after the first
+/// `len` bytes (see [`input_utf8`]). Several times faster than the per-character copy the generated glue
+/// uses for `&str`.
 static INPUT: Buffer = Buffer::new(Vec::new());
-/// Whether the host writes the input as Latin-1 rather than UTF-8 (see [`input_latin1`]).
-static LATIN1: AtomicBool = AtomicBool::new(false);
+/// The [`Form`] the host writes the input in, by its code (see [`input_form`]).
+static INPUT_FORM: AtomicU8 = AtomicU8::new(0);
 /// A repair result, decoded by the host in place from [`output_address`] (`TextDecoder`, or Node's
 /// `Buffer` for the Latin-1 form): the parser's bytes are copied here as they are, with no UTF-8
 /// check and no allocation per call.
@@ -108,22 +109,29 @@ pub fn input_buffer(capacity: usize) -> usize {
     })
 }
 
-/// Says how the host writes the input from now on: as UTF-8 (`TextEncoder`), or as Latin-1 (a string
-/// whose characters all fit in a byte, see [`crate::encoding`]).
-#[wasm_bindgen(js_name = inputLatin1)]
-pub fn input_latin1(latin1: bool) {
-    LATIN1.store(latin1, Ordering::Relaxed);
+/// Says how the host writes the input from now on, by a [`Form`]'s code: as UTF-8 (`TextEncoder`), or as
+/// V8 stores the string, Latin-1 (every character fits in a byte) or UTF-16 (see [`crate::encoding`]).
+#[wasm_bindgen(js_name = inputForm)]
+pub fn input_form(form: u8) {
+    INPUT_FORM.store(form, Ordering::Relaxed);
 }
 
-/// Runs `f` on the input as text: the first `len` bytes when the host wrote UTF-8, else the `len`
-/// Latin-1 characters after them, transcoded first. UTF-8 from the host is checked anyway and never
-/// trusted blindly.
+/// The form the input comes in: UTF-8 unless the host said Latin-1 or UTF-16.
+fn input_form_now() -> Form {
+    match Form::from_code(INPUT_FORM.load(Ordering::Relaxed)) {
+        form @ (Form::Latin1 | Form::Utf16) => form,
+        Form::Utf8 | Form::Ascii => Form::Utf8,
+    }
+}
+
+/// Runs `f` on the input as text (see [`input_utf8`]). UTF-8 from the host is checked and never trusted
+/// blindly.
 fn with_input<R>(len: usize, f: impl FnOnce(&str) -> R) -> R {
-    let len = if LATIN1.load(Ordering::Relaxed) {
-        latin1_input(len)
-    } else {
-        len
-    };
+    with_utf8(input_utf8(len), f)
+}
+
+/// Runs `f` on the first `len` bytes of input as text, checked to be UTF-8.
+fn with_utf8<R>(len: usize, f: impl FnOnce(&str) -> R) -> R {
     with(&INPUT, |b| {
         let bytes = &b[..len.min(b.len())];
         match core::str::from_utf8(bytes) {
@@ -133,11 +141,18 @@ fn with_input<R>(len: usize, f: impl FnOnce(&str) -> R) -> R {
     })
 }
 
-/// Transcodes the `len` Latin-1 characters the host wrote after the first `len` bytes of input.
-fn latin1_input(len: usize) -> usize {
+/// Makes the input UTF-8 at the start of the buffer and returns its length: the first `len` bytes when
+/// the host wrote UTF-8, else the `len` characters (Latin-1) or code units (UTF-16) it wrote after them,
+/// transcoded in place.
+fn input_utf8(len: usize) -> usize {
+    let form = input_form_now();
     with(&INPUT, |b| {
-        let len = len.min(b.len() / 2);
-        latin1_to_utf8_in_place(b, len)
+        let size = b.len();
+        match form {
+            Form::Latin1 => latin1_to_utf8_in_place(b, len.min(size / 2)),
+            Form::Utf16 => utf16_to_utf8_in_place(b, len.min(size / 3)),
+            Form::Utf8 | Form::Ascii => len,
+        }
     })
 }
 
@@ -194,9 +209,10 @@ pub fn repair_text(
 ) -> usize {
     let form = Form::from_code(form);
     let options = repair_options(max_depth, max_input_length, forbid, assume_invalid);
+    let input = input_form_now();
     // Only the value is wanted, in the Latin-1 form, and the input came as Latin-1: it may be read
     // as it is (see `repair_latin1`); anything else, and an error, go the general way.
-    if form == Form::Latin1 && !report && LATIN1.load(Ordering::Relaxed) {
+    if form == Form::Latin1 && !report && input == Form::Latin1 {
         let done = with(&INPUT, |b| {
             let len = len.min(b.len() / 2);
             repair_latin1(&b[len..2 * len], &options)
@@ -208,7 +224,18 @@ pub fn repair_text(
             });
         }
     }
-    with_input(len, |text| {
+    let len = input_utf8(len);
+    // Only the value is wanted and the input came as UTF-16: transcoded here, it is UTF-8 by
+    // construction and is read without a second check (see `repair_transcoded`).
+    if !report && input == Form::Utf16 {
+        let done = with(&INPUT, |b| {
+            repair_transcoded(&b[..len.min(b.len())], &options)
+        });
+        if let Some(out) = done {
+            return write_output(|b| write_repair(b, "", Ok(out), false, form, assume_invalid));
+        }
+    }
+    with_utf8(len, |text| {
         write_output(|b| {
             write_repair(
                 b,
@@ -254,7 +281,7 @@ fn write_repair<J: AsRef<[u8]>>(
     host_failed: bool,
 ) {
     match result {
-        Ok(out) if out.status == Status::Valid && !host_failed => b.push(b'V'),
+        Ok(out) if out.status == Status::Valid && !host_failed => push_ascii(b, b"V", form),
         result => write_result(b, text, result, report, form),
     }
 }
@@ -278,7 +305,7 @@ fn write_result<J: AsRef<[u8]>>(
             report,
             form,
         ),
-        Err(e) => push_narrow_json(b, error_string(&e).as_bytes(), false),
+        Err(e) => push_in_form(b, error_string(&e).as_bytes(), form.of_headers()),
     }
 }
 
@@ -295,15 +322,15 @@ fn write_repaired(
     form: Form,
 ) {
     b.reserve(json.len() + 4);
-    b.extend_from_slice(b"R{");
+    push_ascii(b, b"R{", form);
     if report {
         let mut s = String::from("\"status\":");
         push_json_str(&mut s, status.code());
         s.push(',');
         push_report(&mut s, text, repairs, span);
-        push_narrow_json(b, s.as_bytes(), false);
+        push_in_form(b, s.as_bytes(), form.of_headers());
     }
-    b.extend_from_slice(b"}\n");
+    push_ascii(b, b"}\n", form);
     push_in_form(b, json, form);
 }
 

@@ -5,7 +5,7 @@
 //! printed by `examples/vocabulary.rs` and read by `scripts/vocabulary.mjs`). A code is never written by
 //! hand on the other side. The narrow forms themselves are written by `crate::encoding::push_narrow_json`.
 
-use crate::encoding::push_narrow_json;
+use crate::encoding::{push_narrow_json, push_utf16};
 use crate::prelude::*;
 use crate::repair::json_string;
 use crate::schema::{Coercion, Extracted, Issue, SchemaError, Value};
@@ -26,13 +26,17 @@ pub(crate) enum Form {
     Ascii,
     /// Characters up to U+00FF as Latin-1 bytes, the rest escaped.
     Latin1,
+    /// Every character as UTF-16LE code units, the whole result alike (see [`push_ascii`]): for text
+    /// beyond Latin-1, which the host then stores in that form anyway.
+    Utf16,
 }
 
 /// The forms by name; a form's code is its index.
-const FORMS: [(&str, Form); 3] = [
+const FORMS: [(&str, Form); 4] = [
     ("utf8", Form::Utf8),
     ("ascii", Form::Ascii),
     ("latin1", Form::Latin1),
+    ("utf16", Form::Utf16),
 ];
 
 impl Form {
@@ -40,6 +44,17 @@ impl Form {
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
     pub(crate) fn from_code(code: u8) -> Form {
         FORMS.get(usize::from(code)).map_or(Form::Utf8, |f| f.1)
+    }
+
+    /// The form of a result's header, report or error written with JSON text in `self`: escaped to
+    /// ASCII, which every form reads alike, or UTF-16 when the whole result is.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's
+    pub(crate) fn of_headers(self) -> Form {
+        if self == Form::Utf16 {
+            self
+        } else {
+            Form::Ascii
+        }
     }
 }
 
@@ -79,10 +94,19 @@ const CHANGES: [&str; 10] = [
 
 /// Appends the UTF-8 JSON text `json` in `form`.
 pub(crate) fn push_in_form(out: &mut Vec<u8>, json: &[u8], form: Form) {
-    if form == Form::Utf8 {
-        out.extend_from_slice(json);
+    match form {
+        Form::Utf8 => out.extend_from_slice(json),
+        Form::Utf16 => push_utf16(out, json),
+        Form::Ascii | Form::Latin1 => push_narrow_json(out, json, form == Form::Latin1),
+    }
+}
+
+/// Appends the ASCII `text` (a result's codes and headers) in `form`: as it is, or widened to UTF-16.
+pub(crate) fn push_ascii(out: &mut Vec<u8>, text: &[u8], form: Form) {
+    if form == Form::Utf16 {
+        push_utf16(out, text);
     } else {
-        push_narrow_json(out, json, form == Form::Latin1);
+        out.extend_from_slice(text);
     }
 }
 
@@ -99,12 +123,12 @@ pub(crate) fn push_changes<'a>(
     changes: impl Iterator<Item = (Code, &'a [u8])>,
     form: Form,
 ) {
-    out.push(if complete { b'1' } else { b'0' });
+    push_ascii(out, if complete { b"1" } else { b"0" }, form);
     for (code, text) in changes {
-        out.push(b'0' + code as u8);
+        push_ascii(out, &[b'0' + code as u8], form);
         if matches!(code, Code::Key | Code::String | Code::Append | Code::Scalar) {
             push_in_form(out, text, form);
-            out.push(b'\n');
+            push_ascii(out, b"\n", form);
         }
     }
 }
@@ -237,7 +261,14 @@ mod tests {
     fn decode(wire: &[u8], form: Form) -> Result<(bool, Vec<Decoded>), String> {
         let text: String = match form {
             Form::Utf8 => String::from_utf8(wire.to_vec()).map_err(|e| e.to_string())?,
-            _ => wire.iter().map(|&b| char::from(b)).collect(),
+            Form::Utf16 => {
+                let units: Vec<u16> = wire
+                    .chunks(2)
+                    .map(|p| u16::from_le_bytes([p[0], p[1]]))
+                    .collect();
+                String::from_utf16(&units).map_err(|e| e.to_string())?
+            }
+            Form::Ascii | Form::Latin1 => wire.iter().map(|&b| char::from(b)).collect(),
         };
         let mut chars = text.chars();
         let complete = match chars.next() {
@@ -377,7 +408,7 @@ mod tests {
             for end in bounds {
                 // As the binding writes them: in each form, and how many changes there were.
                 let Ok((wires, count)) = p.push_recorded(text.get(at..end).unwrap_or_default(), |changes, complete| {
-                    let wires = [Form::Utf8, Form::Ascii, Form::Latin1].map(|form| {
+                    let wires = [Form::Utf8, Form::Ascii, Form::Latin1, Form::Utf16].map(|form| {
                         let mut wire = Vec::new();
                         push_changes(&mut wire, complete, changes.raw(), form);
                         (form, wire)
@@ -397,6 +428,7 @@ mod tests {
                 }
                 proptest::prop_assert_eq!(&decoded[0], &decoded[1]);
                 proptest::prop_assert_eq!(&decoded[0], &decoded[2]);
+                proptest::prop_assert_eq!(&decoded[0], &decoded[3]);
             }
         }
     }
@@ -410,6 +442,6 @@ mod tests {
         // Extraction's own keyword, written where it builds its issue, is in the list.
         assert!(crate::schema::ISSUE_KEYWORDS.contains(&"parse"));
         assert!(v.contains("\"ops\":{\"RESET\":0,"));
-        assert!(v.contains("\"forms\":{\"utf8\":0,\"ascii\":1,\"latin1\":2}"));
+        assert!(v.contains("\"forms\":{\"utf8\":0,\"ascii\":1,\"latin1\":2,\"utf16\":3}"));
     }
 }

@@ -86,11 +86,17 @@ function nonNegativeInteger(value: unknown, where: string): number {
   return value;
 }
 
+/** The plan for no options, shared: nothing changes a plan once made. */
+const DEFAULT_PLAN: Plan = Object.freeze({
+  maxDepth: DEFAULT_MAX_DEPTH,
+  maxInputLength: -1,
+  forbid: '',
+  fastPath: true,
+});
+
 /** Validates `options` (errors name `where`). */
 export function plan(options: RepairOptions | undefined, where: string): Plan {
-  if (options === undefined) {
-    return { maxDepth: DEFAULT_MAX_DEPTH, maxInputLength: -1, forbid: '', fastPath: true };
-  }
+  if (options === undefined) return DEFAULT_PLAN;
   if (options === null || typeof options !== 'object') throw new TypeError(`${where}: options must be an object`);
   const maxDepth =
     options.maxDepth === undefined ? DEFAULT_MAX_DEPTH : nonNegativeInteger(options.maxDepth, `${where}: maxDepth`);
@@ -163,7 +169,17 @@ const SKIP_PROBE_AFTER = 8;
 
 /** `JSON.parse(text)`, or {@link NOT_VALID} when it throws. */
 function probe(text: string): unknown {
-  // A failed probe is the common case here: skip the stack trace V8 would capture for the SyntaxError.
+  // After a valid input the next is likely valid too: parse with nothing around it.
+  if (invalidRun === 0) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      invalidRun = 1;
+      return NOT_VALID;
+    }
+  }
+  // In a run of invalid inputs a failed probe is the common case: skip the stack trace V8 would capture
+  // for the SyntaxError.
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {

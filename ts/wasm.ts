@@ -10,7 +10,7 @@ import initAsync, {
   initSync,
   instanceImports,
   inputBuffer,
-  inputLatin1,
+  inputForm,
   outputAddress,
   repairText,
   Cleaner,
@@ -118,7 +118,7 @@ function own(core: object, free: Dropped['free']): () => void {
 function recreate(): void {
   generation++;
   input = undefined;
-  latin1 = false;
+  inputIs = FORMS.utf8;
   memoryView = undefined;
   const module = compiledModule();
   try {
@@ -189,14 +189,14 @@ interface NodeBufferClass {
     offset?: number,
     length?: number,
   ): Uint8Array & {
-    write(text: string, offset: number, encoding: 'latin1'): number;
-    toString(encoding: 'latin1', start?: number, end?: number): string;
+    write(text: string, offset: number, encoding: 'latin1' | 'utf16le'): number;
+    toString(encoding: 'latin1' | 'utf16le', start?: number, end?: number): string;
   };
 }
 /**
- * Node's `Buffer` when running in Node. It copies a string that V8 stores as Latin-1 into memory as it
- * is, more than ten times faster than `TextEncoder.encodeInto` transcodes accented text to UTF-8
- * (measured on 2 KB responses); the core transcodes instead (`src/encoding.rs`).
+ * Node's `Buffer` when running in Node. It copies a string into memory as V8 stores it, Latin-1 or
+ * UTF-16, about ten times faster than `TextEncoder.encodeInto` transcodes it to UTF-8 (measured on 2 KB
+ * responses: 0.08 against 0.83 µs); the core transcodes instead (`src/encoding.rs`).
  */
 const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
 /** A character beyond Latin-1. V8 answers at once for a string it stores as Latin-1. */
@@ -205,24 +205,26 @@ const BEYOND_LATIN1 = /[^\x00-\xff]/;
 
 /** A view of the core's input buffer, reused while it is big enough and the memory has not grown. */
 let input: ReturnType<NodeBufferClass['from']> | Uint8Array | undefined;
-/** Whether the core was last told the input comes as Latin-1. */
-let latin1 = false;
+/** The form (a code of `FORMS`) the core was last told the input comes in. */
+let inputIs: number = FORMS.utf8;
 
 /**
- * Writes `text` into the core's input buffer and returns its length in bytes: in Node, a Latin-1 string
- * as it is, after the first `text.length` bytes (the core transcodes it in place); otherwise UTF-8 with
- * `encodeInto` (several times faster than the generated glue's per-character copy). Lone surrogates
- * become U+FFFD, as with any UTF-8 encoding.
+ * Writes `text` into the core's input buffer and returns its length: in Node, the string as V8 stores
+ * it, after its first `text.length` bytes (the core transcodes it in place): Latin-1 (the length in
+ * characters) or UTF-16 (in code units); otherwise UTF-8 with `encodeInto` (several times faster than
+ * the generated glue's per-character copy; the length in bytes). Lone surrogates become U+FFFD, as with
+ * any UTF-8 encoding.
  */
 function writeInput(text: string): number {
   assertReady();
-  const asLatin1 = NodeBuffer !== undefined && !BEYOND_LATIN1.test(text);
-  if (asLatin1 !== latin1) {
-    inputLatin1(asLatin1);
-    latin1 = asLatin1;
+  const form = NodeBuffer === undefined ? FORMS.utf8 : BEYOND_LATIN1.test(text) ? FORMS.utf16 : FORMS.latin1;
+  if (form !== inputIs) {
+    inputForm(form);
+    inputIs = form;
   }
-  // At most 3 bytes per UTF-16 code unit; Latin-1 goes in the second half of twice its length.
-  const capacity = asLatin1 ? text.length * 2 : text.length * 3;
+  // At most 3 bytes of UTF-8 per UTF-16 code unit; Latin-1 goes after its length, in twice its length,
+  // UTF-16 after its length, in three times its length.
+  const capacity = form === FORMS.latin1 ? text.length * 2 : text.length * 3;
   // A view whose memory grew since reads as empty (the old buffer is detached).
   const stale = input === undefined || input.length < capacity;
   if (stale || (input!.length > 1 << 20 && input!.length > capacity * 8)) {
@@ -231,8 +233,11 @@ function writeInput(text: string): number {
     const now = exports!.memory.buffer;
     input = NodeBuffer === undefined ? new Uint8Array(now, at, capacity) : NodeBuffer.from(now, at, capacity);
   }
-  if (!asLatin1) return encoder.encodeInto(text, input!).written;
-  return (input as ReturnType<NodeBufferClass['from']>).write(text, text.length, 'latin1');
+  if (form === FORMS.utf8) return encoder.encodeInto(text, input!).written;
+  const view = input as ReturnType<NodeBufferClass['from']>;
+  return form === FORMS.latin1
+    ? view.write(text, text.length, 'latin1')
+    : view.write(text, text.length, 'utf16le') >> 1;
 }
 
 /** Keeps a leading U+FEFF: it is text the core returned, not a byte order mark to drop. */
@@ -241,15 +246,15 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 let memoryView: ReturnType<NodeBufferClass['from']> | undefined;
 
 /**
- * The `len` bytes the core left in its output buffer, decoded from a view of linear memory: as Latin-1
- * when the core was asked for that form (`narrowForm`), else as UTF-8.
+ * The `len` bytes the core left in its output buffer in `form` (see `narrowForm`), decoded from a view of
+ * linear memory: in Node, Latin-1 and UTF-16 by `Buffer`; UTF-8 and ASCII by `TextDecoder`.
  */
-function readOutput(len: number, asLatin1: boolean): string {
+function readOutput(len: number, form: number): string {
   const at = outputAddress();
-  if (asLatin1) {
+  if (form === FORMS.latin1 || form === FORMS.utf16) {
     // A view of all of memory, made again only after the memory grew (the old view then reads as empty).
     if (memoryView === undefined || memoryView.length === 0) memoryView = NodeBuffer!.from(exports!.memory.buffer);
-    return memoryView.toString('latin1', at, at + len);
+    return memoryView.toString(form === FORMS.latin1 ? 'latin1' : 'utf16le', at, at + len);
   }
   return decoder.decode(new Uint8Array(exports!.memory.buffer, at, len));
 }
@@ -262,17 +267,23 @@ const NO_TEXT = 0xffffffff;
  * {@link NO_TEXT}. Read before the next call, which may write the buffer again.
  */
 function outputText(len: number): string | undefined {
-  return len === NO_TEXT ? undefined : readOutput(len, false);
+  return len === NO_TEXT ? undefined : readOutput(len, FORMS.utf8);
 }
 
 /**
- * The form the core writes JSON text in when only its value is wanted (`narrow`): one byte per character
- * either way, so the host decodes it several times faster than UTF-8. In Node, characters up to U+00FF
- * as Latin-1 bytes (read with `Buffer`, and `JSON.parse` reads such strings without unescaping); in
- * browsers, non-ASCII characters as `\u` escapes.
+ * The form the core writes JSON text in when only its value is wanted (`narrow`), which the host decodes
+ * several times faster than UTF-8: in Node, characters up to U+00FF as Latin-1 bytes (read with `Buffer`,
+ * and `JSON.parse` reads such strings without unescaping), the rest as `\u` escapes; in browsers, every
+ * non-ASCII character as a `\u` escape. A stream's `changes` after text beyond Latin-1 come as UTF-16
+ * instead, one copy into a string whose pieces then need no `JSON.parse` (measured 0.85–0.96× the time on
+ * typographic and CJK streams); a whole value does not: widening all of a mostly ASCII result costs more
+ * than the escapes of its few other characters (measured on 2 KB responses with one em dash: 0.5 µs
+ * more). Call it after `writeInput`.
  */
-function narrowForm(narrow: boolean): number {
-  return !narrow ? FORMS.utf8 : NodeBuffer === undefined ? FORMS.ascii : FORMS.latin1;
+function narrowForm(narrow: boolean, changes = false): number {
+  if (!narrow) return FORMS.utf8;
+  if (NodeBuffer === undefined) return FORMS.ascii;
+  return changes && inputIs === FORMS.utf16 ? FORMS.utf16 : FORMS.latin1;
 }
 
 /** Bytes of linear memory the core holds (it grows, never shrinks): a diagnostic for leak checks. */
@@ -328,21 +339,11 @@ export function callRepair(
   narrow: boolean,
 ): RawRepairOk | RawRepairErr {
   assertReady();
-  const form = narrowForm(narrow);
   let out: string;
   try {
-    out = readOutput(
-      repairText(
-        writeInput(bounded(text, maxInputLength)),
-        maxDepth,
-        maxInputLength,
-        forbid,
-        assumeInvalid,
-        report,
-        form,
-      ),
-      form === FORMS.latin1,
-    );
+    const len = writeInput(bounded(text, maxInputLength));
+    const form = narrowForm(narrow);
+    out = readOutput(repairText(len, maxDepth, maxInputLength, forbid, assumeInvalid, report, form), form);
   } catch (error) {
     throw afterTrap(error);
   }
@@ -470,13 +471,14 @@ export function newPartialJson(
       use(() => {
         const part = maxInputLength < 0 ? chunk : chunk.slice(0, Math.max(0, maxInputLength + 1 - passed));
         passed += part.length;
-        // The operations are JSON for `JSON.parse`: in Node the Latin-1 form, decoded fastest.
-        const form = narrowForm(NodeBuffer !== undefined);
-        return readOutput(core.push(writeInput(part), form), form === FORMS.latin1);
+        // In Node the changes come in a form decoded with one copy (see `narrowForm`).
+        const len = writeInput(part);
+        const form = narrowForm(NodeBuffer !== undefined, true);
+        return readOutput(core.push(len, form), form);
       }),
     finish: (report, narrow) => {
       const form = narrowForm(narrow);
-      return decodeResult(use(() => readOutput(core.finish(report, form), form === FORMS.latin1)));
+      return decodeResult(use(() => readOutput(core.finish(report, form), form)));
     },
     error: () => {
       const e = use(() => outputText(core.error()));

@@ -131,6 +131,19 @@ pub(crate) fn repair_latin1(s: &[u8], options: &Options) -> Option<Repaired<Vec<
     repair_in(s, options, true).ok()
 }
 
+/// [`repair_bytes`] of UTF-8 that the binding layer wrote itself from UTF-16 (see
+/// `crate::encoding::utf16_to_utf8_in_place`), read without checking it again: the parser takes bytes,
+/// and what it writes for bytes that are not UTF-8 is still safe to hand on (the output forms replace
+/// them). `None` when a length limit is set or the repair fails: the caller then repairs the checked
+/// text, which also gives the error its position.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn repair_transcoded(s: &[u8], options: &Options) -> Option<Repaired<Vec<u8>>> {
+    if options.max_input_length.is_some() {
+        return None;
+    }
+    repair_in(s, options, false).ok()
+}
+
 /// The repair of the text `s` (UTF-8, or Latin-1 with `latin1`), faults at offsets of `s`.
 fn repair_in(s: &[u8], options: &Options, latin1: bool) -> Result<Repaired<Vec<u8>>, Fault> {
     let result = locate::locate(s)

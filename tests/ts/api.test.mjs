@@ -144,11 +144,23 @@ test('after a long run of responses that need repair, valid JSON still comes out
 });
 
 test('text reaches the core intact in every form a string takes: ASCII, Latin-1, UTF-16, lone surrogates', () => {
-  // Node writes a Latin-1 string as it is and the core transcodes it; other strings go as UTF-8.
+  // Node writes a string as V8 stores it, Latin-1 or UTF-16, and the core transcodes it (eight ASCII units
+  // at a time: runs of every length around characters of one, two, three and four UTF-8 bytes); browsers
+  // write UTF-8.
   const latin1 = Array.from({ length: 223 }, (_, i) => String.fromCharCode(i + 33))
     .join('')
     .replace(/["\\]/g, '');
-  for (const s of ['plain ascii', latin1, 'déjà vu ÿ'.repeat(40), '“curly” 😀', `${latin1}😀`, 'é'.repeat(1000)]) {
+  const runs = Array.from({ length: 20 }, (_, n) => `${'a'.repeat(n)}${['é', '—', '😀', '你'][n % 4]}`).join('');
+  for (const s of [
+    'plain ascii',
+    latin1,
+    'déjà vu ÿ'.repeat(40),
+    '“curly” 😀',
+    `${latin1}😀`,
+    'é'.repeat(1000),
+    runs,
+    `${'x'.repeat(40)}—`,
+  ]) {
     const text = `{"s": ${JSON.stringify(s)},}`;
     assert.deepEqual(parseAndRepair(text), { s });
     assert.equal(repairJson(text), `{"s":${JSON.stringify(s)}}`);

@@ -10,6 +10,7 @@ import {
   StreamCleaner,
   parseAndRepair,
   parseDetailed,
+  repairJson,
   clean,
   JsonRepairError,
   partialJsonValues,
@@ -160,6 +161,25 @@ test('PartialJsonParser: any chunking of any text ends as parseAndRepair does, a
       });
       p.free();
       assert.equal(got, want);
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test('parseAndRepair, repairJson and parseDetailed agree on every text, whatever its script (each result crosses in its own form)', () => {
+  fc.assert(
+    fc.property(text, (t) => {
+      // In Node, text beyond Latin-1 comes back as UTF-16 for parseAndRepair, Latin-1 text as Latin-1, and
+      // repairJson's and parseDetailed's as UTF-8: one value, or one error.
+      const want = outcome(() => parseAndRepair(t));
+      assert.equal(
+        outcome(() => JSON.parse(repairJson(t))),
+        want,
+      );
+      assert.equal(
+        outcome(() => parseDetailed(t).value),
+        want,
+      );
     }),
     { numRuns: RUNS },
   );
