@@ -265,27 +265,65 @@ fn utf8_char(bytes: &[u8], i: usize) -> (u32, usize) {
 /// `JSON.parse` reads unescaped strings faster). The value is unchanged. A byte that does not start a valid
 /// UTF-8 sequence (never written by the parser) comes out as `\ufffd`.
 pub(crate) fn push_narrow_json(out: &mut Vec<u8>, json: &[u8], latin1: bool) {
+    let mut rest = json;
+    let mut first = true;
+    while !rest.is_empty() {
+        // One fill of room, then stores of a known size with no capacity check per character (as
+        // `push_utf16`). First a quarter more than the text, which JSON with a few escapes fits in; then
+        // three bytes per byte of UTF-8 (`\uXXXX` for a three-byte character, two escapes for a four-byte
+        // one), which only bytes that are not UTF-8 can outgrow; and round again.
+        let room = if first {
+            rest.len() + rest.len() / 4
+        } else {
+            3 * rest.len()
+        };
+        first = false;
+        let start = out.len();
+        out.resize(start + room + 19, 0);
+        let (read, written) = narrow_into(&mut out[start..], rest, latin1);
+        out.truncate(start + written);
+        rest = &rest[read..];
+    }
+}
+
+/// [`push_narrow_json`] into `dst` until `json` ends or `dst` may not hold the next character: the bytes
+/// read and written.
+#[inline(always)]
+fn narrow_into(dst: &mut [u8], json: &[u8], latin1: bool) -> (usize, usize) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.reserve(json.len());
-    let mut i = 0;
-    while i < json.len() {
-        // ASCII in fixed-size pieces (see `latin1_to_utf8_in_place` for why not one copy per run).
-        if let Some(w) = ascii_word(json, i) {
-            out.extend_from_slice(&w);
-            i += 8;
-            continue;
+    let (mut i, mut o) = (0, 0);
+    // Room for a word's ASCII prefix (7) and two escapes (12) after it.
+    while i < json.len() && o + 19 <= dst.len() {
+        if i + 8 <= json.len() {
+            // Eight bytes stored as they are: those up to the first byte beyond ASCII are kept, the rest
+            // are written over next.
+            let w = word(json, i);
+            dst[o..o + 8].copy_from_slice(&w.to_le_bytes());
+            let high = w & HIGHS;
+            let ascii = if high == 0 {
+                8
+            } else {
+                high.trailing_zeros() as usize / 8
+            };
+            i += ascii;
+            o += ascii;
+            if ascii == 8 {
+                continue;
+            }
         }
         let lead = json[i];
         if lead.is_ascii() {
-            out.push(lead);
+            dst[o] = lead;
             i += 1;
+            o += 1;
             continue;
         }
         // U+0080..U+00FF: a lead byte 0xC2 or 0xC3 and one continuation byte.
         if let (true, 0xc2 | 0xc3, Some(&next)) = (latin1, lead, json.get(i + 1)) {
             if next & 0xc0 == 0x80 {
-                out.push((lead & 3) << 6 | (next & 0x3f));
+                dst[o] = (lead & 3) << 6 | (next & 0x3f);
                 i += 2;
+                o += 1;
                 continue;
             }
         }
@@ -300,12 +338,12 @@ pub(crate) fn push_narrow_json(out: &mut Vec<u8>, json: &[u8], latin1: bool) {
             [c, 0]
         };
         for &u in units.iter().take(1 + usize::from(c >= 0x1_0000)) {
-            out.extend_from_slice(b"\\u");
-            for shift in [12, 8, 4, 0] {
-                out.push(HEX[(u >> shift & 15) as usize]);
-            }
+            let hex = |shift: u32| HEX[(u >> shift & 15) as usize];
+            dst[o..o + 6].copy_from_slice(&[b'\\', b'u', hex(12), hex(8), hex(4), hex(0)]);
+            o += 6;
         }
     }
+    (i, o)
 }
 
 #[cfg(test)]
@@ -387,6 +425,38 @@ mod tests {
             push_utf16(&mut out, s.as_bytes());
             let units: Vec<u16> = out.chunks(2).map(|p| u16::from_le_bytes([p[0], p[1]])).collect();
             prop_assert_eq!(String::from_utf16(&units).unwrap(), s);
+        }
+    }
+
+    #[test]
+    fn narrow_forms_fit_text_denser_in_escapes_than_the_first_room() {
+        // ASCII runs of every length before each escape, and escapes dense enough to need a second round.
+        for run in 0..12 {
+            let text: String = (0..40)
+                .map(|k| format!("{}{}", "a".repeat((run + k) % 12), ["😀", "“"][k % 2]))
+                .collect();
+            let json = serde_json::to_string(&text).unwrap();
+            for latin1 in [false, true] {
+                let back: String = serde_json::from_str(&narrow(&json, latin1)).unwrap();
+                assert_eq!(back, text);
+            }
+        }
+    }
+
+    #[test]
+    fn narrow_forms_escape_long_runs_of_bytes_that_are_not_utf8() {
+        // Six bytes out for each byte in: more than the room made for UTF-8, so the text goes round again.
+        let junk: Vec<u8> = (0..100)
+            .map(|k| if k % 10 == 0 { b'a' } else { 0xff })
+            .collect();
+        for latin1 in [false, true] {
+            let mut out = b"[".to_vec();
+            push_narrow_json(&mut out, &junk, latin1);
+            let want: String = junk
+                .iter()
+                .map(|&b| if b == b'a' { "a" } else { "\\ufffd" })
+                .collect();
+            assert_eq!(out, [b"[".as_slice(), want.as_bytes()].concat());
         }
     }
 
