@@ -38,8 +38,8 @@ static INPUT: Buffer = Buffer::new(Vec::new());
 /// The [`Form`] the host writes the input in, by its code (see [`input_form`]).
 static INPUT_FORM: AtomicU8 = AtomicU8::new(0);
 /// A repair result, decoded by the host in place from [`output_address`] (`TextDecoder`, or Node's
-/// `Buffer` for the Latin-1 form): the parser's bytes are copied here as they are, with no UTF-8
-/// check and no allocation per call.
+/// `Buffer` for the Latin-1 and UTF-16 forms): the parser's bytes are copied here as they are, with no
+/// UTF-8 check and no allocation per call.
 static OUTPUT: Buffer = Buffer::new(Vec::new());
 
 /// A panic traps, and the door turns the trap into a typed error and a new instance (ts/door.ts). The
@@ -191,12 +191,13 @@ fn error_string(e: &Error) -> String {
     out
 }
 
-/// Locates and repairs the JSON in the `len` bytes of input.
+/// Locates and repairs the JSON in the input (`len` as [`input_utf8`] reads it).
 ///
 /// `forbid` is a comma-separated list of repair kind or class codes (validated by the caller);
 /// `max_input_length` < 0 means no limit. With `report`, the header carries status, span and repairs.
-/// `form` is the [`Form`] of the JSON text, by its code; the rest of the result is ASCII either way. A valid input is answered with `V` alone. The result is
-/// left in the output buffer; its length is returned.
+/// `form` is the [`Form`] of the JSON text, by its code; the rest of the result is ASCII, or UTF-16 too
+/// in that form ([`Form::of_headers`]). A valid input is answered with `V` alone. The result is left in
+/// the output buffer; its length in bytes is returned.
 #[wasm_bindgen(js_name = repairText)]
 pub fn repair_text(
     len: usize,
