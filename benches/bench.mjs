@@ -50,14 +50,15 @@ function correct(fn, w) {
 /**
  * Operations per second of each function over `inputs`, measured in alternating slices of ~10 ms so that
  * every function sees the same machine conditions (this matters on shared virtual machines). A function
- * whose single run takes longer than a slice still gets at least one run per round. With `bySlice`, the
- * median slice's rate instead of the whole time's: for a 1 MB document a slice holds a few calls, and a
- * garbage collection that lands in one slice moved the whole time's ratio by 10-20% between runs.
+ * whose single run takes longer than a slice still gets at least one run per round. With `best`, the
+ * functions take turns one run at a time and each one's fastest run decides: for a 1 MB document a slice
+ * holds three or four calls, and where the garbage collector's pauses fell decided the ratio (the
+ * typographic cell read 0.88–1.16× between runs, by total time and by the median slice alike).
  */
-function rates(fns, inputs, totalMs = budgetMs * 2, bySlice = false) {
+function rates(fns, inputs, totalMs = budgetMs * 2, best = false) {
   const ops = fns.map(() => 0);
   const ns = fns.map(() => 0);
-  const slices = fns.map(() => []);
+  const fastest = fns.map(() => Infinity);
   const runOnce = (fn) => {
     for (const t of inputs) {
       try {
@@ -73,18 +74,17 @@ function rates(fns, inputs, totalMs = budgetMs * 2, bySlice = false) {
     fns.forEach((fn, i) => {
       const s0 = process.hrtime.bigint();
       let elapsed = 0;
-      let done = 0;
       do {
         runOnce(fn);
-        done += inputs.length;
+        ops[i] += inputs.length;
         elapsed = Number(process.hrtime.bigint() - s0);
-      } while (elapsed < 1e7);
-      ops[i] += done;
+      } while (!best && elapsed < 1e7);
+      // With `best` the slice is one run (of all of `inputs`).
+      if (best) fastest[i] = Math.min(fastest[i], elapsed);
       ns[i] += elapsed;
-      slices[i].push(done / (elapsed / 1e9));
     });
   } while (Number(process.hrtime.bigint() - start) / 1e6 < totalMs);
-  return bySlice ? slices.map(median) : ops.map((n, i) => n / (ns[i] / 1e9));
+  return best ? fastest.map((t) => inputs.length / (t / 1e9)) : ops.map((n, i) => n / (ns[i] / 1e9));
 }
 
 /** The middle of `xs` (the upper one of an even count). */
