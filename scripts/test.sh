@@ -23,6 +23,8 @@ stage() {
 
 bash scripts/bootstrap.sh || { echo "bootstrap failed"; exit 1; }
 bash scripts/build.sh || { echo "build failed"; exit 1; }
+# A test-only build whose core panics on one input (tests/ts/panic.test.mjs).
+bash scripts/build-panic-probe.sh || { echo "building the panic probe failed"; exit 1; }
 bash scripts/fetch-schema-suite.sh || { echo "fetching the JSON-Schema-Test-Suite failed"; exit 1; }
 
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
@@ -30,7 +32,7 @@ export CHROMEDRIVER=/usr/bin/chromedriver
 
 stage "cargo fmt --check" cargo fmt --all --check
 stage "cargo clippy (native, all targets)" cargo clippy --quiet --workspace --all-targets --features serde_json -- -D warnings
-stage "cargo clippy (wasm32)" cargo clippy --quiet --workspace --target wasm32-unknown-unknown -- -D warnings
+stage "cargo clippy (wasm32, with the test-only panic probe)" cargo clippy --quiet --workspace --target wasm32-unknown-unknown --features panic-probe -- -D warnings
 stage "rustdoc, warnings denied" env RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --workspace --features serde_json
 stage "biome: TypeScript and JavaScript lint and format (biome ci)" node_modules/.bin/biome ci --reporter=summary
 stage "cargo test (native: unit, corpus, properties, doc; the serde_json example)" bash -c 'cargo test --quiet --workspace --features serde_json && cargo run --quiet --features serde_json --example serde_values'

@@ -211,6 +211,8 @@ pub fn repair_text(
     let form = Form::from_code(form);
     let options = repair_options(max_depth, max_input_length, forbid, assume_invalid);
     let input = input_form_now();
+    #[cfg(feature = "panic-probe")]
+    panic_probe(len, input);
     // Only the value is wanted, in the Latin-1 form, and the input came as Latin-1: it may be read
     // as it is (see `repair_latin1`); anything else, and an error, go the general way.
     if form == Form::Latin1 && !report && input == Form::Latin1 {
@@ -248,6 +250,23 @@ pub fn repair_text(
             )
         })
     })
+}
+
+/// The input on which the `panic-probe` build panics (see `Cargo.toml`).
+#[cfg(feature = "panic-probe")]
+const PANIC_PROBE: &[u8] = b"llm-response-sanitizer: panic probe";
+
+/// Panics when the input is [`PANIC_PROBE`], which the host writes one byte per character (Latin-1) or,
+/// with `TextEncoder`, as UTF-8. Only in the `panic-probe` build, never in the shipped one: it stands for a
+/// bug in the core, whatever input would trigger it.
+#[cfg(feature = "panic-probe")]
+fn panic_probe(len: usize, input: Form) {
+    let probed = with(&INPUT, |b| match input {
+        Form::Latin1 => b.get(len..2 * len) == Some(PANIC_PROBE),
+        Form::Utf8 | Form::Ascii => b.get(..len) == Some(PANIC_PROBE),
+        Form::Utf16 => false,
+    });
+    assert!(!probed, "the panic probe");
 }
 
 /// Repair options from the arguments the TypeScript side validated (see [`repair_text`]).
