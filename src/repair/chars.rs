@@ -244,6 +244,57 @@ fn find_byte3_words(s: &[u8], from: usize, a: u8, b: u8, c: u8) -> Option<usize>
         .map(|o| i + o)
 }
 
+/// Whether a tag, a fence or a closing bracket tag may begin at `k`: `<`, `` ` ``, `~`, or `[` then `/`.
+#[inline]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn may_begin_tag_or_fence(s: &[u8], k: usize) -> bool {
+    matches!(s[k], b'<' | b'`' | b'~') || s[k] == b'[' && s.get(k + 1) == Some(&b'/')
+}
+
+/// The first offset at or after `from` where a tag, a fence or a closing bracket tag may begin
+/// ([`may_begin_tag_or_fence`]). Most responses hold none, so the locator reads every byte here once;
+/// in wasm sixteen bytes a step, with the module's only vector instructions (measured 0.96–0.97 the time
+/// of whole 2 KB repairs against a word-at-a-time pass, which measured no faster than the two byte searches
+/// it would have replaced). Natively, memchr's vector searches.
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+pub fn find_tag_or_fence(s: &[u8], from: usize) -> Option<usize> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use core::arch::wasm32::*;
+        let mut i = from;
+        while i + 17 <= s.len() {
+            // Slices and words, no pointers: LLVM makes them `v128.load`s.
+            let c = &s[i..i + 17];
+            let v = u64x2(word(c, 0), word(c, 8));
+            let next = u64x2(word(c, 1), word(c, 9));
+            let is = |x: v128, b: u8| i8x16_eq(x, u8x16_splat(b));
+            let starts = v128_or(
+                v128_or(is(v, b'<'), is(v, b'`')),
+                v128_or(is(v, b'~'), v128_and(is(v, b'['), is(next, b'/'))),
+            );
+            let bits = i8x16_bitmask(starts);
+            if bits != 0 {
+                return Some(i + bits.trailing_zeros() as usize);
+            }
+            i += 16;
+        }
+        (i..s.len()).find(|&k| may_begin_tag_or_fence(s, k))
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let first = find_byte3(s, from, b'<', b'`', b'~');
+        let before = first.unwrap_or(s.len());
+        let mut p = from;
+        while let Some(at) = find_byte(s, p, b'[').filter(|&at| at < before) {
+            if s.get(at + 1) == Some(&b'/') {
+                return Some(at);
+            }
+            p = at + 1;
+        }
+        first
+    }
+}
+
 /// Where the first run of three backticks in `s` starts (a fence, in or around a string), if any.
 #[inline(never)]
 pub fn fence_in(s: &[u8]) -> Option<usize> {
@@ -297,6 +348,20 @@ mod tests {
             for b in [b'"', 0xE2] {
                 proptest::prop_assert_eq!(find_byte_words(&s, from, b), (from..end).find(|&i| s[i] == b));
             }
+        }
+
+        /// The one-pass search for what may begin a tag or a fence agrees with a byte-by-byte one,
+        /// `[` and `/` falling on either side of a word's edge included.
+        #[test]
+        fn tag_or_fence_search_finds_the_first_start(
+            s in proptest::collection::vec(proptest::sample::select(&[b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'[', b'/', b'[', b'/', b'<', b'`', b'~', b'Z', 0x00, 0xff][..]), 0..64),
+            from in 0usize..10,
+        ) {
+            let from = from.min(s.len());
+            let want = (from..s.len()).find(|&k| {
+                matches!(s[k], b'<' | b'`' | b'~') || s[k] == b'[' && s.get(k + 1) == Some(&b'/')
+            });
+            proptest::prop_assert_eq!(find_tag_or_fence(&s, from), want);
         }
     }
 

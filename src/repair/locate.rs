@@ -4,8 +4,8 @@
 //! fence's language tag, one word), so locating is linear in the length of the text.
 
 use super::chars::{
-    find_byte, find_byte3, invisible_len, is_ident_start, is_json_ws, is_word_byte, quote_at,
-    starts_with_at, NBSP,
+    find_byte, find_byte3, find_tag_or_fence, invisible_len, is_ident_start, is_json_ws,
+    is_word_byte, quote_at, starts_with_at, NBSP,
 };
 use crate::prelude::*;
 use crate::reasoning::{tag_at, LONGEST_CLOSING_TAG};
@@ -427,9 +427,9 @@ pub(crate) fn locate(s: &[u8]) -> Option<Source> {
     let mut repairs = Vec::new();
     let begin = skip_space(s, 0, &mut repairs);
     // Most JSON holds no byte that can begin a tag or a fence: one scan then settles both questions.
-    let plain = find_byte3(s, begin, b'<', b'`', b'~').is_none()
-        && tag_at(s, begin, false).is_none()
-        && !has_bracket_closing_tag(s, begin);
+    let plain = find_tag_or_fence(s, begin).map_or(true, |p| {
+        find_byte3(s, p, b'<', b'`', b'~').is_none() && !has_bracket_closing_tag(s, p)
+    }) && tag_at(s, begin, false).is_none();
     let (answer, decided) = if plain {
         (Some(begin), false)
     } else {

@@ -52,3 +52,44 @@ fn every_repair_fixture_streamed_under_wasm() {
     }
     assert!(failures.is_empty(), "{failures:?}");
 }
+
+/// The locator's first scan (what may begin a tag or a fence) reads sixteen bytes a step in wasm: a closing
+/// tag or a fence at every offset around a step's edge is still found, `[` and `/` split across it too.
+#[wasm_bindgen_test]
+fn tags_and_fences_at_every_offset_under_wasm() {
+    use llm_response_sanitizer::RepairKind;
+    let opts = RepairOptions::default();
+    for k in 0..48 {
+        let pad = "x".repeat(k);
+        for (text, kind) in [
+            (
+                format!("{pad}</think>{{\"b\": 1}}"),
+                RepairKind::ReasoningRemoved,
+            ),
+            (
+                format!("{pad}[/THINK]{{\"b\": 1}}"),
+                RepairKind::ReasoningRemoved,
+            ),
+            (
+                format!("{pad}\n```json\n{{\"b\": 1}}\n```"),
+                RepairKind::CodeFence,
+            ),
+            (
+                format!("{pad}\n~~~json\n{{\"b\": 1}}\n~~~"),
+                RepairKind::CodeFence,
+            ),
+        ] {
+            let out = repair(&text, &opts).unwrap();
+            assert_eq!(out.json, "{\"b\":1}", "{text:?}");
+            assert!(
+                out.repairs.iter().any(|r| r.kind == kind),
+                "{text:?}: {:?}",
+                out.repairs
+            );
+        }
+        // A `[` not followed by `/`, and a `/` not after `[`, begin nothing.
+        let plain = format!("{{\"a\": \"{pad}[/x]\", \"b\": [\"/\", [1]]}}");
+        let out = repair(&plain, &opts).unwrap();
+        assert!(out.repairs.is_empty(), "{plain:?}: {:?}", out.repairs);
+    }
+}
