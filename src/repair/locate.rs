@@ -10,7 +10,6 @@ use super::chars::{
 use crate::prelude::*;
 use crate::reasoning::{tag_at, LONGEST_CLOSING_TAG};
 use crate::record::{Repair, RepairKind};
-use memchr::{memchr, memchr2, memchr3};
 
 /// Where the parser should start, and what the locator removed on the way.
 #[derive(Debug)]
@@ -30,8 +29,8 @@ pub(crate) struct Source {
 /// or after `from`; `None` when there is none.
 fn end_of_block(s: &[u8], from: usize, name: usize) -> Option<usize> {
     let mut p = from;
-    while let Some(off) = memchr2(b'<', b'[', &s[p..]) {
-        p += off;
+    while let Some(at) = find_byte3(s, p, b'<', b'[', b'[') {
+        p = at;
         if let Some((len, n)) = tag_at(s, p, true) {
             if n == name {
                 return Some(p + len);
@@ -202,8 +201,8 @@ fn fence_at(s: &[u8], i: usize) -> Option<Fence> {
 fn end_of_fence(s: &[u8], from: usize, marker: u8) -> usize {
     let run = [marker; 3];
     let mut p = from;
-    while let Some(off) = memchr(marker, &s[p..]) {
-        p += off;
+    while let Some(at) = find_byte(s, p, marker) {
+        p = at;
         if starts_with_at(s, p, &run) {
             p += 3;
             while s.get(p) == Some(&marker) {
@@ -356,11 +355,11 @@ fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
     while p < s.len() {
         let bracket = match next_bracket {
             Some(b) if b >= p => b,
-            _ => memchr2(b'{', b'[', &s[p..]).map_or(s.len(), |o| p + o),
+            _ => find_byte3(s, p, b'{', b'[', b'[').unwrap_or(s.len()),
         };
         next_bracket = Some(bracket);
         // The markers that can hide a bracket (reasoning, other languages' fences) come first.
-        p = memchr3(b'`', b'~', b'<', &s[p..bracket]).map_or(bracket, |o| p + o);
+        p = find_byte3(&s[..bracket], p, b'`', b'~', b'<').unwrap_or(bracket);
         if p >= s.len() {
             return None;
         }
@@ -499,10 +498,10 @@ pub(crate) fn next_candidate(text: &str, from: usize, first: bool) -> Option<Sou
     let (mut marker, mut bracket): (Option<usize>, Option<usize>) = (None, None);
     while p < s.len() {
         if marker.map_or(true, |at| at < p) {
-            marker = Some(memchr3(b'`', b'~', b'<', &s[p..]).map_or(s.len(), |o| p + o));
+            marker = Some(find_byte3(s, p, b'`', b'~', b'<').unwrap_or(s.len()));
         }
         if bracket.map_or(true, |at| at < p) {
-            bracket = Some(memchr2(b'{', b'[', &s[p..]).map_or(s.len(), |o| p + o));
+            bracket = Some(find_byte3(s, p, b'{', b'[', b'[').unwrap_or(s.len()));
         }
         let (m, b) = (marker.unwrap_or(s.len()), bracket.unwrap_or(s.len()));
         p = m.min(b);

@@ -5,7 +5,7 @@
 //! text, recording every repair.
 
 use crate::prelude::*;
-mod chars;
+pub(crate) mod chars;
 pub(crate) mod locate;
 mod parser;
 mod source;

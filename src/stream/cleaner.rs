@@ -21,6 +21,7 @@
 use super::find::{Found, Tags};
 use super::sub;
 use crate::prelude::*;
+use crate::repair::chars::find_byte3;
 
 /// A pair of tags around a reasoning block, such as `<think>` and `</think>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -705,7 +706,7 @@ fn decide_timestamp(text: &str, done: bool) -> Decision {
             let rest = &text.as_bytes()[n..];
             let look = TIMESTAMP_RUN_MAX + TIMESTAMP_CLOSE.len();
             let window = &rest[..rest.len().min(look)];
-            match memchr::memchr3(b']', b'\r', b'\n', window) {
+            match find_byte3(window, 0, b']', b'\r', b'\n') {
                 Some(i) if rest[i] == b']' => {
                     let with_close = &rest[..=i];
                     // The run before ` ago]` may be empty, but it does not share the space of `[Sent `.

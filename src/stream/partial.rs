@@ -19,6 +19,7 @@ use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
 use crate::prelude::*;
 use crate::reasoning::bracket_tag_ends_at;
+use crate::repair::chars::rfind_byte3;
 use crate::repair::locate::{
     has_closing_think_tag, locate, may_become_control_token, CLOSING_THINK_TAG_MAX,
 };
@@ -236,13 +237,15 @@ impl PartialJson {
             self.quoted = None;
         }
         if !self.settled {
-            if let Some(at) = memchr::memrchr3(b'<', b'`', b'~', chunk.as_bytes()) {
+            if let Some(at) = rfind_byte3(chunk.as_bytes(), b'<', b'`', b'~') {
                 self.alert_until = self.alert_until.max(old + at + ALERT_SPAN);
             }
             // A bracketed tag (`[THINK]`, `[/THINK]`) holds none of those bytes: it alerts when whole.
             let bytes = self.text.as_bytes();
-            let tag_end = memchr::memchr_iter(b']', chunk.as_bytes())
+            let chunk = chunk.as_bytes();
+            let tag_end = (0..chunk.len())
                 .rev()
+                .filter(|&at| chunk[at] == b']')
                 .map(|at| old + at)
                 .find(|&at| bracket_tag_ends_at(bytes, at + 1));
             if let Some(at) = tag_end {

@@ -11,6 +11,7 @@
 //! but the two halves of a surrogate pair may arrive in two fragments, so decode a string once it is whole.
 
 use crate::prelude::*;
+use crate::repair::chars::find_byte3;
 use crate::schema::{Released, Walk};
 
 /// One change to the partial value. "The next value" is the root, the next element of the innermost
@@ -323,8 +324,8 @@ impl View {
 /// offset where the settled text ends inside it (never inside an escape) and `false`.
 fn string_end(out: &[u8], from: usize, end: usize) -> (usize, bool) {
     let mut k = from;
-    while let Some(off) = memchr::memchr2(b'"', b'\\', &out[k..end]) {
-        k += off;
+    while let Some(at) = find_byte3(&out[..end], k, b'"', b'\\', b'\\') {
+        k = at;
         if out[k] == b'"' {
             return (k, true);
         }
