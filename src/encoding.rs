@@ -141,18 +141,30 @@ pub(crate) fn utf16_to_utf8_in_place(buf: &mut [u8], len: usize) -> usize {
                 continue;
             }
         }
-        let u = unit(buf, from);
-        from += 2;
-        let c = match u {
-            0xd800..=0xdbff if from + 2 <= end && (0xdc00..=0xdfff).contains(&unit(buf, from)) => {
-                let low = unit(buf, from);
-                from += 2;
-                0x1_0000 + ((u - 0xd800) << 10) + (low - 0xdc00)
+        // One unit, then every unit beyond ASCII right after it: in text of other scripts the eight-unit
+        // step would stop at once before each of them.
+        loop {
+            let u = unit(buf, from);
+            from += 2;
+            let c = match u {
+                0xd800..=0xdbff
+                    if from + 2 <= end && (0xdc00..=0xdfff).contains(&unit(buf, from)) =>
+                {
+                    let low = unit(buf, from);
+                    from += 2;
+                    0x1_0000 + ((u - 0xd800) << 10) + (low - 0xdc00)
+                }
+                0xd800..=0xdfff => 0xfffd,
+                _ => u,
+            };
+            to += put_utf8(buf, to, c);
+            // A lone ASCII unit between others (a space between words) is taken here too.
+            if from >= end
+                || unit(buf, from) < 0x80 && (from + 2 >= end || unit(buf, from + 2) < 0x80)
+            {
+                break;
             }
-            0xd800..=0xdfff => 0xfffd,
-            _ => u,
-        };
-        to += put_utf8(buf, to, c);
+        }
     }
     to
 }
@@ -201,20 +213,28 @@ pub(crate) fn push_utf16(out: &mut Vec<u8>, text: &[u8]) {
                 continue;
             }
         }
-        let (c, used) = match text[i] {
-            b @ 0..=0x7f => (u32::from(b), 1),
-            _ => utf8_char(text, i),
-        };
-        i += used;
-        if c >= 0x1_0000 {
-            let v = c - 0x1_0000;
-            // `as u16` keeps the ten bits of each half.
-            dst[o..o + 2].copy_from_slice(&(0xd800 | (v >> 10) as u16).to_le_bytes());
-            dst[o + 2..o + 4].copy_from_slice(&(0xdc00 | (v & 0x3ff) as u16).to_le_bytes());
-            o += 4;
-        } else {
-            dst[o..o + 2].copy_from_slice(&(c as u16).to_le_bytes());
-            o += 2;
+        // One character, then every character beyond ASCII right after it (as in
+        // `utf16_to_utf8_in_place`).
+        loop {
+            let (c, used) = match text[i] {
+                b @ 0..=0x7f => (u32::from(b), 1),
+                _ => utf8_char(text, i),
+            };
+            i += used;
+            if c >= 0x1_0000 {
+                let v = c - 0x1_0000;
+                // `as u16` keeps the ten bits of each half.
+                dst[o..o + 2].copy_from_slice(&(0xd800 | (v >> 10) as u16).to_le_bytes());
+                dst[o + 2..o + 4].copy_from_slice(&(0xdc00 | (v & 0x3ff) as u16).to_le_bytes());
+                o += 4;
+            } else {
+                dst[o..o + 2].copy_from_slice(&(c as u16).to_le_bytes());
+                o += 2;
+            }
+            // A lone ASCII byte between others (a space between words) is taken here too.
+            if i >= text.len() || text[i] < 0x80 && text.get(i + 1).map_or(true, |&b| b < 0x80) {
+                break;
+            }
         }
     }
     out.truncate(start + o);
@@ -257,6 +277,27 @@ fn utf8_char(bytes: &[u8], i: usize) -> (u32, usize) {
         _ => {}
     }
     (0xfffd, 1)
+}
+
+/// How many characters of the UTF-8 text `s` lie beyond Latin-1 (U+0100 and up): the lead bytes 0xC4 and
+/// above. In wasm sixteen bytes a step: it reads every byte of a result.
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+pub(crate) fn count_beyond_latin1(s: &[u8]) -> usize {
+    let beyond = |rest: &[u8]| rest.iter().filter(|&&b| b >= 0xc4).count();
+    #[cfg(target_arch = "wasm32")]
+    {
+        use core::arch::wasm32::*;
+        let (mut i, mut n) = (0, 0);
+        while i + 16 <= s.len() {
+            let c = &s[i..i + 16];
+            let v = u64x2(word(c, 0), word(c, 8));
+            n += i8x16_bitmask(u8x16_ge(v, u8x16_splat(0xc4))).count_ones() as usize;
+            i += 16;
+        }
+        n + beyond(&s[i..])
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    beyond(s)
 }
 
 /// Appends the UTF-8 JSON text `json` to `out` in a narrow form, one byte per character for the host to

@@ -120,7 +120,7 @@ pub fn input_form(form: u8) {
 fn input_form_now() -> Form {
     match Form::from_code(INPUT_FORM.load(Ordering::Relaxed)) {
         form @ (Form::Latin1 | Form::Utf16) => form,
-        Form::Utf8 | Form::Ascii => Form::Utf8,
+        Form::Utf8 | Form::Ascii | Form::Narrow => Form::Utf8,
     }
 }
 
@@ -151,7 +151,7 @@ fn input_utf8(len: usize) -> usize {
         match form {
             Form::Latin1 => latin1_to_utf8_in_place(b, len.min(size / 2)),
             Form::Utf16 => utf16_to_utf8_in_place(b, len.min(size / 3)),
-            Form::Utf8 | Form::Ascii => len,
+            Form::Utf8 | Form::Ascii | Form::Narrow => len,
         }
     })
 }
@@ -263,7 +263,7 @@ const PANIC_PROBE: &[u8] = b"llm-response-sanitizer: panic probe";
 fn panic_probe(len: usize, input: Form) {
     let probed = with(&INPUT, |b| match input {
         Form::Latin1 => b.get(len..2 * len) == Some(PANIC_PROBE),
-        Form::Utf8 | Form::Ascii => b.get(..len) == Some(PANIC_PROBE),
+        Form::Utf8 | Form::Ascii | Form::Narrow => b.get(..len) == Some(PANIC_PROBE),
         Form::Utf16 => false,
     });
     assert!(!probed, "the panic probe");
@@ -301,12 +301,15 @@ fn write_repair<J: AsRef<[u8]>>(
     host_failed: bool,
 ) {
     match result {
-        Ok(out) if out.status == Status::Valid && !host_failed => push_ascii(b, b"V", form),
+        Ok(out) if out.status == Status::Valid && !host_failed => {
+            push_ascii(b, b"V", form.for_json(b""))
+        }
         result => write_result(b, text, result, report, form),
     }
 }
 
-/// Appends a repair result as `R<header>\n<json>` or `E<error>` (see the module documentation).
+/// Appends a repair result as `R<header>\n<json>` or `E<error>` (see the module documentation), in
+/// `form` as its JSON text decides ([`Form::for_json`]).
 fn write_result<J: AsRef<[u8]>>(
     b: &mut Vec<u8>,
     text: &str,
@@ -314,6 +317,7 @@ fn write_result<J: AsRef<[u8]>>(
     report: bool,
     form: Form,
 ) {
+    let form = form.for_json(result.as_ref().map_or(&[][..], |out| out.json.as_ref()));
     match result {
         Ok(out) => write_repaired(
             b,

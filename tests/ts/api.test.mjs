@@ -175,6 +175,41 @@ test('text reaches the core intact in every form a string takes: ASCII, Latin-1,
   assert.deepStrictEqual(parseAndRepair('{"a": "é\ud800",}'), { a: 'é\ufffd' });
 });
 
+test('a value dense in characters beyond Latin-1 comes back whole, in either form the core picks for it', () => {
+  // parseAndRepair's value crosses as Latin-1 with escapes when few characters are beyond Latin-1, and as
+  // UTF-16 when many are (one in 25 bytes of its JSON text or more): both sides of that line, every width
+  // of character, surrogate pairs, escapes and a lone surrogate, and results that are not a value.
+  const near = (c, n) => `${'a'.repeat(n)}${c}`;
+  for (const s of [
+    '你好世界'.repeat(30),
+    'привет мир, как дела?'.repeat(10),
+    '😀🚀✨'.repeat(20),
+    'مرحبا بالعالم'.repeat(8),
+    `${'日本語'.repeat(10)} "quoted" \\ back\nslash é ÿ`,
+    near('—', 10),
+    near('—', 14),
+    near('—', 15),
+    near('—', 30),
+    `你${'a'.repeat(200)}`,
+    '\ud83d and 你好'.repeat(3),
+  ]) {
+    const value = { s, n: [1, 2], t: true };
+    const text = `{'s': ${JSON.stringify(s)}, 'n': [1, 2,], 't': True}`;
+    assert.deepStrictEqual(parseAndRepair(text), JSON.parse(repairJson(text)), text);
+    if (!s.includes('\ud83d')) assert.deepStrictEqual(parseAndRepair(text), value, text);
+  }
+  // Valid input and errors are not values the core writes: the same answers as before.
+  assert.deepEqual(parseAndRepair('{"s": "你好"}'), { s: '你好' });
+  assert.throws(
+    () => parseAndRepair('你好世界, no JSON here'),
+    (e) => e instanceof JsonRepairError && e.kind === 'no_json',
+  );
+  assert.throws(
+    () => parseAndRepair(`{'你好': ${'['.repeat(20)}`, { maxDepth: 5 }),
+    (e) => e instanceof JsonRepairError && e.kind === 'depth_limit',
+  );
+});
+
 test('a Latin-1 string read as it is (value only) gives what the UTF-8 route gives, errors included', () => {
   // parseAndRepair reads Latin-1 strings without transcoding; repairJson and parseDetailed take the UTF-8
   // route. Generated texts with accented letters, â/ï/Â (lead bytes of typographic sequences in UTF-8),

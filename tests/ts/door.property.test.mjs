@@ -169,8 +169,9 @@ test('PartialJsonParser: any chunking of any text ends as parseAndRepair does, a
 test('parseAndRepair, repairJson and parseDetailed agree on every text, whatever its script (each result crosses in its own form)', () => {
   fc.assert(
     fc.property(text, (t) => {
-      // In Node, text beyond Latin-1 comes back as UTF-16 for parseAndRepair, Latin-1 text as Latin-1, and
-      // repairJson's and parseDetailed's as UTF-8: one value, or one error.
+      // In Node, parseAndRepair's value after text beyond Latin-1 comes back as UTF-16 when dense in such
+      // characters and as Latin-1 with escapes otherwise, after Latin-1 text as Latin-1; repairJson's and
+      // parseDetailed's as UTF-8: one value, or one error.
       const want = outcome(() => parseAndRepair(t));
       assert.equal(
         outcome(() => JSON.parse(repairJson(t))),
