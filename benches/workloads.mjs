@@ -42,8 +42,9 @@ const ASCII_WORDS = LATIN1_WORDS.filter((w) => /^[ -~]*$/.test(w));
 /**
  * The words of a document's strings, by script: ASCII, with Latin-1 letters (the default, what the speed
  * ratios were first measured on), and with what models write beyond it — typographic punctuation, emoji,
- * other scripts. `typographic-single` leaves out the curly double quotes, for documents whose strings are
- * themselves delimited by them.
+ * other scripts, as words among English ones (`cjk`) or alone (`cjk-dense`, `cyrillic`: a response written
+ * in Chinese, Japanese, Korean or Russian, its keys still ASCII). `typographic-single` leaves out the curly
+ * double quotes, for documents whose strings are themselves delimited by them.
  */
 export const SCRIPTS = {
   ascii: ASCII_WORDS,
@@ -52,6 +53,8 @@ export const SCRIPTS = {
   'typographic-single': [...ASCII_WORDS, 'it’s', '—', 'wait…', '‘fine’', 'north–south'],
   emoji: [...ASCII_WORDS, '🚀', '✨', 'ok 👍', '🔥'],
   cjk: [...ASCII_WORDS, '你好', '世界', '解析器', 'モジュール', '검사'],
+  'cjk-dense': ['你好', '世界', '解析器', '模块', '数据', '检查', '结果', 'モジュール', '検査', '검사', '사용자'],
+  cyrillic: ['привет', 'мир', 'парсер', 'модуль', 'данные', 'проверка', 'результат', 'ошибка'],
 };
 
 function words(r, n, list = SCRIPTS.latin1) {
