@@ -33,15 +33,19 @@ pub(crate) enum Form {
     /// characters beyond Latin-1 (see [`Form::for_json`]). The host tells them apart by the second byte: a
     /// result starts with an ASCII letter (`V`, `R`, `E`), which is followed by 0 only in UTF-16.
     Narrow,
+    /// [`Form::Narrow`] with [`Form::Ascii`] for its Latin-1 side: for a host that decodes UTF-16 and
+    /// UTF-8 but not Latin-1 (a browser's `TextDecoder` reads `latin1` as windows-1252).
+    NarrowAscii,
 }
 
 /// The forms by name; a form's code is its index.
-const FORMS: [(&str, Form); 5] = [
+const FORMS: [(&str, Form); 6] = [
     ("utf8", Form::Utf8),
     ("ascii", Form::Ascii),
     ("latin1", Form::Latin1),
     ("utf16", Form::Utf16),
     ("narrow", Form::Narrow),
+    ("narrowAscii", Form::NarrowAscii),
 ];
 
 /// [`Form::Narrow`] writes a result in UTF-16 once at least one byte in this many of its JSON text (as
@@ -63,12 +67,15 @@ impl Form {
     /// every other form as it is.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
     pub(crate) fn for_json(self, json: &[u8]) -> Form {
-        if self != Form::Narrow {
-            self
-        } else if count_beyond_latin1(json) * WIDE_ONE_IN >= json.len() && !json.is_empty() {
+        let narrow = match self {
+            Form::Narrow => Form::Latin1,
+            Form::NarrowAscii => Form::Ascii,
+            form => return form,
+        };
+        if count_beyond_latin1(json) * WIDE_ONE_IN >= json.len() && !json.is_empty() {
             Form::Utf16
         } else {
-            Form::Latin1
+            narrow
         }
     }
 
@@ -118,12 +125,13 @@ const CHANGES: [&str; 10] = [
     "WRAP",
 ];
 
-/// Appends the UTF-8 JSON text `json` in `form` ([`Form::Narrow`], never decided here, as Latin-1).
+/// Appends the UTF-8 JSON text `json` in `form` (the narrow forms, never decided here, as their narrow
+/// side).
 pub(crate) fn push_in_form(out: &mut Vec<u8>, json: &[u8], form: Form) {
     match form {
         Form::Utf8 => out.extend_from_slice(json),
         Form::Utf16 => push_utf16(out, json),
-        Form::Ascii => push_narrow_json(out, json, false),
+        Form::Ascii | Form::NarrowAscii => push_narrow_json(out, json, false),
         Form::Latin1 | Form::Narrow => push_narrow_json(out, json, true),
     }
 }
@@ -294,6 +302,13 @@ mod tests {
         assert_eq!(decide(&"é".repeat(40)), Form::Latin1);
         assert_eq!(Form::Ascii.for_json("你好".as_bytes()), Form::Ascii);
         assert_eq!(Form::from_code(4), Form::Narrow);
+        // The browser's variant: ASCII with escapes on the narrow side.
+        assert_eq!(Form::NarrowAscii.for_json(at(26).as_bytes()), Form::Ascii);
+        assert_eq!(
+            Form::NarrowAscii.for_json("[\"你好\"]".as_bytes()),
+            Form::Utf16
+        );
+        assert_eq!(Form::from_code(5), Form::NarrowAscii);
     }
 
     /// A change as the host decodes it: its code, and its text's value.
@@ -312,7 +327,7 @@ mod tests {
                     .collect();
                 String::from_utf16(&units).map_err(|e| e.to_string())?
             }
-            Form::Ascii | Form::Latin1 | Form::Narrow => {
+            Form::Ascii | Form::Latin1 | Form::Narrow | Form::NarrowAscii => {
                 wire.iter().map(|&b| char::from(b)).collect()
             }
         };
@@ -489,7 +504,7 @@ mod tests {
         assert!(crate::schema::ISSUE_KEYWORDS.contains(&"parse"));
         assert!(v.contains("\"ops\":{\"RESET\":0,"));
         assert!(
-            v.contains("\"forms\":{\"utf8\":0,\"ascii\":1,\"latin1\":2,\"utf16\":3,\"narrow\":4}")
+            v.contains("\"forms\":{\"utf8\":0,\"ascii\":1,\"latin1\":2,\"utf16\":3,\"narrow\":4,\"narrowAscii\":5}")
         );
     }
 }

@@ -275,6 +275,17 @@ function writeInput(text: string): number {
 
 /** Keeps a leading U+FEFF: it is text the core returned, not a byte order mark to drop. */
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+/**
+ * For results in UTF-16 where there is no `Buffer` (see `narrowForm`); `undefined` where `TextDecoder` reads
+ * no UTF-16, and results then stay ASCII.
+ */
+const utf16Decoder = (() => {
+  try {
+    return new TextDecoder('utf-16le', { ignoreBOM: true });
+  } catch {
+    return undefined;
+  }
+})();
 /** A Node `Buffer` over all of linear memory, for reading Latin-1 results. */
 let memoryView: ReturnType<NodeBufferClass['from']> | undefined;
 
@@ -291,7 +302,10 @@ function readOutput(len: number, form: number): string {
     const wide = form === FORMS.utf16 || (form === FORMS.narrow && len >= 2 && memoryView[at + 1] === 0);
     return memoryView.toString(wide ? 'utf16le' : 'latin1', at, at + len);
   }
-  return decoder.decode(new Uint8Array(exports!.memory.buffer, at, len));
+  const bytes = new Uint8Array(exports!.memory.buffer, at, len);
+  // A narrow result where there is no `Buffer` is ASCII, or UTF-16 when its first letter is followed by 0.
+  if (form === FORMS.narrowAscii && len >= 2 && bytes[1] === 0) return utf16Decoder!.decode(bytes);
+  return decoder.decode(bytes);
 }
 
 /** What the core returns for no text in its output buffer (`u32::MAX`). */
@@ -314,11 +328,13 @@ function outputText(len: number): string | undefined {
  * typographic and CJK streams). A whole value after such text comes in the `narrow` form: UTF-16 where its
  * text is dense in those characters (CJK, Cyrillic: 0.71–0.80× the time), Latin-1 with escapes where they
  * are few, as typographic punctuation in English (widening a mostly ASCII result costs more than the
- * escapes of a few characters: 0.3–0.6 µs more with one em dash in 2 KB). Call it after `writeInput`.
+ * escapes of a few characters: 0.3–0.6 µs more with one em dash in 2 KB). Browsers get the same choice
+ * between UTF-16 and ASCII with escapes (`narrowAscii`): their `TextDecoder` has no Latin-1. Call it
+ * after `writeInput`.
  */
 function narrowForm(narrow: boolean, changes = false): number {
   if (!narrow) return FORMS.utf8;
-  if (NodeBuffer === undefined) return FORMS.ascii;
+  if (NodeBuffer === undefined) return utf16Decoder === undefined ? FORMS.ascii : FORMS.narrowAscii;
   if (inputIs !== FORMS.utf16) return FORMS.latin1;
   return changes ? FORMS.utf16 : FORMS.narrow;
 }
