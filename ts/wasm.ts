@@ -290,21 +290,28 @@ const utf16Decoder = (() => {
 let memoryView: ReturnType<NodeBufferClass['from']> | undefined;
 
 /**
+ * Whether a result the core wrote in a narrow form (`narrow`, `narrowAscii`) came as UTF-16: the ASCII letter
+ * a result starts with is followed by 0 only then (the core's `Form::Narrow`).
+ */
+function cameWide(view: Uint8Array, at: number, len: number): boolean {
+  return len >= 2 && view[at + 1] === 0;
+}
+
+/**
  * The `len` bytes the core left in its output buffer in `form` (see `narrowForm`), decoded from a view of
- * linear memory: in Node, Latin-1 and UTF-16 by `Buffer`; UTF-8 and ASCII by `TextDecoder`.
+ * linear memory: in Node, Latin-1 and UTF-16 by `Buffer`; elsewhere UTF-8 and ASCII by `TextDecoder`, and
+ * UTF-16 by its UTF-16 decoder.
  */
 function readOutput(len: number, form: number): string {
   const at = outputAddress();
   if (form === FORMS.latin1 || form === FORMS.utf16 || form === FORMS.narrow) {
     // A view of all of memory, made again only after the memory grew (the old view then reads as empty).
     if (memoryView === undefined || memoryView.length === 0) memoryView = NodeBuffer!.from(exports!.memory.buffer);
-    // A narrow result is UTF-16 when the ASCII letter it starts with is followed by 0.
-    const wide = form === FORMS.utf16 || (form === FORMS.narrow && len >= 2 && memoryView[at + 1] === 0);
+    const wide = form === FORMS.utf16 || (form === FORMS.narrow && cameWide(memoryView, at, len));
     return memoryView.toString(wide ? 'utf16le' : 'latin1', at, at + len);
   }
   const bytes = new Uint8Array(exports!.memory.buffer, at, len);
-  // A narrow result where there is no `Buffer` is ASCII, or UTF-16 when its first letter is followed by 0.
-  if (form === FORMS.narrowAscii && len >= 2 && bytes[1] === 0) return utf16Decoder!.decode(bytes);
+  if (form === FORMS.narrowAscii && cameWide(bytes, 0, len)) return utf16Decoder!.decode(bytes);
   return decoder.decode(bytes);
 }
 
