@@ -11,6 +11,7 @@ use crate::position::{locate_all, Location};
 use crate::prelude::*;
 use crate::repair::{json_string, repair_bytes, repair_latin1, repair_transcoded};
 use crate::schema::{self, CompileOptions, Draft, ExtractOptions, RuleSet, Schema, SharedSchema};
+use crate::stream::Quick;
 use crate::wire::{
     extracted_json, push_ascii, push_changes, push_in_form, schema_error_json, validation_json,
     Form, CLEAN_ASSISTANT, CLEAN_GRACE_FROM_START, CLEAN_KEEP_UNCLOSED, CLEAN_ONLY_CLOSING,
@@ -512,11 +513,17 @@ impl JsPartialJson {
     /// `E<error>` when the input limit is exceeded; returns its length. Through the output buffer rather
     /// than a returned `String`: no allocation for the host to free, and in Node the Latin-1 form, which
     /// it decodes fastest.
+    ///
+    /// A push whose changes are a [`Quick`] returns it as a number instead (see [`quick_code`]): a length
+    /// of output never reaches 2^31 bytes, which wasm32's memory could not hold with the input.
     pub fn push(&mut self, len: usize, form: u8) -> usize {
         let form = Form::from_code(form);
         with_input(len, |chunk| {
-            let pushed = self.0.push_recorded(chunk, |changes, complete| {
-                write_output(|b| push_changes(b, complete, changes.raw(), form))
+            let pushed = self.0.push_recorded(chunk, |changes, complete, quick| {
+                match quick.and_then(|q| quick_code(q, complete)) {
+                    Some(code) => code,
+                    None => write_output(|b| push_changes(b, complete, changes.raw(), form)),
+                }
             });
             pushed.unwrap_or_else(|e| {
                 write_output(|b| push_in_form(b, error_string(&e).as_bytes(), form))
@@ -535,6 +542,26 @@ impl JsPartialJson {
     /// The error the parse stopped with so far, in `repairText`'s `E` format, if any, as [`output_text`].
     pub fn error(&self) -> u32 {
         output_text(self.0.error().map(error_string).as_deref())
+    }
+}
+
+/// A [`Quick`] as one number, if its counts fit: bit 31 set; bit 30 the complete flag; bit 29 set for an
+/// append, whose length is bits 0–13, its start (or the units held from the chunk before, with bit 28)
+/// bits 14–27. The door (`ts/wasm.ts`) reads it.
+fn quick_code(quick: Quick, complete: bool) -> Option<usize> {
+    const FIELD: usize = 1 << 14;
+    let flags = 1 << 31 | usize::from(complete) << 30;
+    match quick {
+        Quick::Nothing => Some(flags),
+        Quick::Append { held, start, len } if held < FIELD && start < FIELD && len < FIELD => {
+            let (from_before, at) = if held > 0 {
+                (1 << 28, held)
+            } else {
+                (0, start)
+            };
+            Some(flags | 1 << 29 | from_before | at << 14 | len)
+        }
+        Quick::Append { .. } => None,
     }
 }
 

@@ -272,6 +272,7 @@ pub fn vocabulary() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stream::Quick;
     use proptest::strategy::Strategy;
 
     #[test]
@@ -371,7 +372,7 @@ mod tests {
         let mut p = crate::PartialJson::new(&crate::RepairOptions::default());
         let mut wire = Vec::new();
         for chunk in ["{\"a\": [1, \"x\\\"y", "\"], \"b\": 'c'}"] {
-            p.push_recorded(chunk, |changes, complete| {
+            p.push_recorded(chunk, |changes, complete, _| {
                 push_changes(&mut wire, complete, changes.raw(), Form::Utf8)
             })
             .unwrap();
@@ -440,7 +441,70 @@ mod tests {
         assert_eq!(x["span"], json!([6, 21]));
     }
 
+    /// A push's [`Quick`], read as the door reads it from the chunks (`before`, then `chunk`, as UTF-16), says
+    /// what its changes say: `count` of them, `append` the text of the one if it is an append. Returns
+    /// `chunk` as UTF-16, the next push's `before`.
+    fn quick_says_what_changes_say(
+        quick: Option<Quick>,
+        count: usize,
+        append: Option<Vec<u8>>,
+        before: &[u16],
+        chunk: &str,
+    ) -> Result<Vec<u16>, proptest::test_runner::TestCaseError> {
+        let units: Vec<u16> = chunk.encode_utf16().collect();
+        match quick {
+            Some(Quick::Nothing) => proptest::prop_assert_eq!(count, 0),
+            Some(Quick::Append { held, start, len }) => {
+                proptest::prop_assert!(held == 0 || start == 0);
+                let mut text = before[before.len() - held..].to_vec();
+                text.extend_from_slice(&units[start..start + len]);
+                proptest::prop_assert_eq!(
+                    Some(String::from_utf16_lossy(&text).into_bytes()),
+                    append
+                );
+            }
+            None => proptest::prop_assert!(count > 0),
+        }
+        Ok(units)
+    }
+
     proptest::proptest! {
+        /// Streams that are mostly string content, in chunks as small as one character: most pushes are
+        /// quick ones (the other property's texts seldom are), and each says what its changes say.
+        #[test]
+        fn a_quick_push_says_what_its_changes_say(
+            open in proptest::sample::select(vec!["{\"k\": \"", "[\"", "\"", "{\"a\": [1, \"", "{'k': '", "[“"]),
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::sample::select(vec![
+                        "word", " ", "  ", "é", "😀", "你好", "\\n", "\\\"", "\\u00e9", "\\ud83d\\ude00", ",", "}", "]",
+                        "\n", "“", "”", "'", "\u{fffd}", "\u{7f}", "\t",
+                    ]).prop_map(String::from),
+                    "[\\PC]{1,3}",
+                ],
+                0..40,
+            ),
+            close in proptest::sample::select(vec!["", "\"}", "\"]", "\""]),
+            cuts in proptest::collection::vec(0usize..400, 0..60),
+        ) {
+            let text = format!("{open}{}{close}", pieces.concat());
+            let mut bounds: Vec<usize> = cuts.iter().map(|&c| c % (text.len() + 1)).filter(|&c| text.is_char_boundary(c)).collect();
+            bounds.push(text.len());
+            bounds.sort_unstable();
+            let mut p = crate::PartialJson::new(&crate::RepairOptions::default());
+            let (mut at, mut before) = (0, Vec::new());
+            for end in bounds {
+                let chunk = text.get(at..end).unwrap_or_default();
+                let Ok((count, quick, append)) = p.push_recorded(chunk, |changes, _, quick| {
+                    (changes.raw().count(), quick, changes.only_append().map(<[u8]>::to_vec))
+                }) else {
+                    break;
+                };
+                at = end;
+                before = quick_says_what_changes_say(quick, count, append, &before, chunk)?;
+            }
+        }
+
         /// Whatever text arrives in whatever chunks, every push's changes cross in every form as the
         /// host's decoder reads them, each code with the text it expects, and the narrow forms say what
         /// the UTF-8 one says (issue 27: raw text in an operation once made the host's parse throw
@@ -466,19 +530,23 @@ mod tests {
             bounds.sort_unstable();
             let mut p = crate::PartialJson::new(&crate::RepairOptions::default());
             let mut at = 0;
+            let mut before: Vec<u16> = Vec::new();
             for end in bounds {
+                let chunk = text.get(at..end).unwrap_or_default();
                 // As the binding writes them: in each form, and how many changes there were.
-                let Ok((wires, count)) = p.push_recorded(text.get(at..end).unwrap_or_default(), |changes, complete| {
+                let Ok((wires, count, quick, append)) = p.push_recorded(chunk, |changes, complete, quick| {
                     let wires = [Form::Utf8, Form::Ascii, Form::Latin1, Form::Utf16].map(|form| {
                         let mut wire = Vec::new();
                         push_changes(&mut wire, complete, changes.raw(), form);
                         (form, wire)
                     });
-                    (wires, changes.raw().count())
+                    let append = changes.only_append().map(<[u8]>::to_vec);
+                    (wires, changes.raw().count(), quick, append)
                 }) else {
                     break;
                 };
                 at = end;
+                before = quick_says_what_changes_say(quick, count, append, &before, chunk)?;
                 let mut decoded = Vec::new();
                 for (form, wire) in wires {
                     let d = decode(&wire, form).map_err(|e| {

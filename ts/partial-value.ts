@@ -116,60 +116,73 @@ export class PartialValue {
         if (end < 0) throw new Error('llm-response-sanitizer: a partial-value change without the end of its text');
         text = wire.slice(i, end);
         i = end + 1;
-        if (code !== SCALAR && text.indexOf('\\') >= 0) text = JSON.parse(`"${text}"`) as string;
       }
-      switch (code) {
-        case RESET:
-          this.root = undefined;
-          this.#stack.length = 0;
-          this.#key = undefined;
-          this.#string = undefined;
-          this.#dirty.length = 0;
-          break;
-        case OBJECT:
-        case ARRAY: {
-          const c: Container = code === OBJECT ? {} : [];
-          this.#place(c);
-          this.#stack.push(c);
-          if (snapshots) this.#dirty.push(c);
-          break;
-        }
-        case CLOSE:
-          this.#stack.pop();
-          break;
-        case KEY:
-          this.#key = text;
-          break;
-        case STRING: {
-          const [parent, key] = this.#place(text);
-          this.#string = { parent, key, text };
-          break;
-        }
-        case APPEND: {
-          const s = this.#string!;
-          s.text += text;
-          if (s.parent === undefined) this.root = s.text;
-          else put(s.parent, s.key, s.text);
-          break;
-        }
-        case END_STRING:
-          this.#string = undefined;
-          break;
-        case SCALAR:
-          this.#place(scalar(text));
-          break;
-        case WRAP: {
-          const wrapper = [this.root];
-          this.root = wrapper;
-          this.#stack.unshift(wrapper);
-          // The new root is the parent of everything: copied last.
-          if (snapshots) this.#dirty.unshift(wrapper);
-          break;
-        }
-        default:
-          throw new Error(`llm-response-sanitizer: unknown partial-value change ${wire[i - 1]}`);
-      }
+      this.#change(code, text, snapshots);
     }
     if (snapshots) this.#refresh();
+  }
+
+  /** Applies one append to the string being read, `text` as it stands between its quotes (escapes kept). */
+  append(text: string): void {
+    const snapshots = this.#copies !== undefined;
+    if (snapshots) this.#dirty.push(...this.#stack);
+    this.#change(APPEND, text, snapshots);
+    if (snapshots) this.#refresh();
+  }
+
+  /** Applies the change `code` with its `text` (JSON string content or a scalar's JSON text). */
+  #change(code: number, raw: string, snapshots: boolean): void {
+    const text = code !== SCALAR && raw.indexOf('\\') >= 0 ? (JSON.parse(`"${raw}"`) as string) : raw;
+    switch (code) {
+      case RESET:
+        this.root = undefined;
+        this.#stack.length = 0;
+        this.#key = undefined;
+        this.#string = undefined;
+        this.#dirty.length = 0;
+        break;
+      case OBJECT:
+      case ARRAY: {
+        const c: Container = code === OBJECT ? {} : [];
+        this.#place(c);
+        this.#stack.push(c);
+        if (snapshots) this.#dirty.push(c);
+        break;
+      }
+      case CLOSE:
+        this.#stack.pop();
+        break;
+      case KEY:
+        this.#key = text;
+        break;
+      case STRING: {
+        const [parent, key] = this.#place(text);
+        this.#string = { parent, key, text };
+        break;
+      }
+      case APPEND: {
+        const s = this.#string!;
+        s.text += text;
+        if (s.parent === undefined) this.root = s.text;
+        else put(s.parent, s.key, s.text);
+        break;
+      }
+      case END_STRING:
+        this.#string = undefined;
+        break;
+      case SCALAR:
+        this.#place(scalar(text));
+        break;
+      case WRAP: {
+        const wrapper = [this.root];
+        this.root = wrapper;
+        this.#stack.unshift(wrapper);
+        // The new root is the parent of everything: copied last.
+        if (snapshots) this.#dirty.unshift(wrapper);
+        break;
+      }
+      default:
+        throw new Error(`llm-response-sanitizer: unknown partial-value change ${code}`);
+    }
   }
 }

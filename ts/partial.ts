@@ -1,5 +1,5 @@
 /** Streaming JSON: the value of a response while it arrives. */
-import { decodeError, newPartialJson, type CorePartialJson, type RawRepairOk } from './wasm.js';
+import { decodeError, newPartialJson, type CorePartialJson, type QuickChanges, type RawRepairOk } from './wasm.js';
 import { JsonRepairError, assertString, type JsonRepairErrorKind } from './errors.js';
 import { fail, plan, reportedResult, validResult, type ParseResult } from './repair.js';
 import { PartialValue } from './partial-value.js';
@@ -131,7 +131,12 @@ export class PartialJsonParser<T = unknown> {
     return { value: this.#value.current as DeepPartial<T> | undefined, complete: this.#complete };
   }
 
-  #apply(out: string): void {
+  #apply(out: string | QuickChanges): void {
+    if (typeof out !== 'string') {
+      this.#complete = out.complete;
+      if (out.append !== undefined) this.#value.append(out.append);
+      return;
+    }
     if (out.charCodeAt(0) === 69 /* E */) fail(decodeError(out));
     this.#complete = out.charCodeAt(0) === 49; /* 1 */
     this.#value.apply(out);

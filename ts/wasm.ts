@@ -459,14 +459,50 @@ export function newCleaner(o: CoreCleanOptions): CoreCleaner {
 
 /** The core's streaming JSON parser. Freed by `free()`, or by the module's finalization registry. */
 export interface CorePartialJson {
-  /** The complete flag and the changes (the binding's `push_changes`), or `E<error>` when the input limit is exceeded. */
-  push(chunk: string): string;
+  /**
+   * The complete flag and the changes (the binding's `push_changes`), or `E<error>` when the input limit is
+   * exceeded; or, for a push that changed nothing or appended to a string only (most pushes of small
+   * chunks), those as a {@link QuickChanges}, made here from the chunks without reading wasm memory.
+   */
+  push(chunk: string): string | QuickChanges;
   finish(report: boolean, narrow: boolean): RawRepairOk | RawRepairErr;
   /** The error the parse has stopped with so far, in the binding's `E` format. */
   error(): RawRepairErr['error'] | undefined;
   /** Shows the value by `schema` (before the first chunk): fixed strings whole, wanted scalars coerced. */
   setSchema(schema: CoreSchema, forbidCoercions: string): void;
   free(): void;
+}
+
+/** A push's changes when they are none or one append to the string being read. */
+export interface QuickChanges {
+  complete: boolean;
+  /** The text appended to the string being read, as it stands between its quotes (escapes kept). */
+  append: string | undefined;
+}
+
+/** A push that changed nothing, by its complete flag. */
+const NOTHING: readonly [QuickChanges, QuickChanges] = [
+  Object.freeze({ complete: false, append: undefined }),
+  Object.freeze({ complete: true, append: undefined }),
+];
+
+/**
+ * The changes of a push whose result `code` is a quick one (bit 31 set; the binding's `quick_code`), from
+ * the chunk `part` and the one before it, `before`: the append is the last units of `before` (bit 28
+ * set) or units of `part` from a start (bits 14–27), then `len` units of `part` (bits 0–13).
+ */
+function quickChanges(code: number, before: string, part: string): QuickChanges {
+  const complete = (code & 0x40000000) !== 0;
+  if ((code & 0x20000000) === 0) return NOTHING[complete ? 1 : 0];
+  const at = (code >>> 14) & 0x3fff;
+  const len = code & 0x3fff;
+  const append =
+    (code & 0x10000000) === 0
+      ? at === 0 && len === part.length
+        ? part
+        : part.slice(at, at + len)
+      : before.slice(before.length - at) + part.slice(0, len);
+  return { complete, append };
 }
 
 /**
@@ -526,15 +562,20 @@ export function newPartialJson(
   const use = stateful('PartialJsonParser');
   // UTF-16 units passed on so far: past the limit, the rest of the stream stays out of wasm memory.
   let passed = 0;
+  // The chunk passed on last, which a quick append may end.
+  let last = '';
   return {
     push: (chunk) =>
       use(() => {
         const part = maxInputLength < 0 ? chunk : chunk.slice(0, Math.max(0, maxInputLength + 1 - passed));
         passed += part.length;
+        const before = last;
+        last = part;
         // In Node the changes come in a form decoded with one copy (see `narrowForm`).
         const len = writeInput(part);
         const form = narrowForm(NodeBuffer !== undefined, true);
-        return readOutput(core.push(len, form), form);
+        const out = core.push(len, form);
+        return out >= 0x80000000 ? quickChanges(out, before, part) : readOutput(out, form);
       }),
     finish: (report, narrow) => {
       const form = narrowForm(narrow);

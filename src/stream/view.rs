@@ -122,6 +122,19 @@ impl Recorder {
     }
 
     /// Forgets the changes recorded so far, keeping the buffers.
+    /// The text of the one change recorded, if it is an `Append`.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
+    pub(crate) fn only_append(&self) -> Option<&[u8]> {
+        match self.list.as_slice() {
+            [(Code::Append, from, to)] => self.text.get(*from..*to),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
     pub(crate) fn clear(&mut self) {
         self.list.clear();
         self.text.clear();

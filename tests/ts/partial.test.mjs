@@ -212,6 +212,37 @@ test('surrogate pairs split between chunks stay whole', () => {
   }
 });
 
+test('a string in chunks of any size shows exactly its text so far, in every script and with either value form', () => {
+  // Most such pushes only append, and cross as a number: the text is cut from the chunks on this side.
+  const content = 'Le café — “naïve” 你好 😀 Привет\\n \\"q\\" \\u00e9 \\ud83d\\ude00 end,  ';
+  const text = `{"k": "${content}", "n": [1, "${content}"]}`;
+  const whole = JSON.parse(text);
+  for (const snapshots of [false, true]) {
+    for (const size of [1, 2, 3, 5, 7, 10, 64]) {
+      const p = new PartialJsonParser({ snapshots });
+      let shown = '';
+      for (let i = 0; i < text.length; i += size) {
+        const v = p.push(text.slice(i, i + size)).value;
+        const now = v?.n?.[1] ?? v?.k ?? '';
+        const of = v?.n?.[1] === undefined ? whole.k : whole.n[1];
+        assert.ok(of.startsWith(now), `${JSON.stringify(now)} after ${i + size} in chunks of ${size}`);
+        if (v?.n?.[1] === undefined) assert.ok(now.length >= shown.length);
+        shown = now;
+      }
+      assert.equal(shown, whole.n[1]);
+      assert.deepEqual(p.finish(), whole);
+    }
+  }
+  // A lone surrogate crosses into wasm as U+FFFD, and the partial value shows that, whichever way it came.
+  for (const snapshots of [false, true]) {
+    const p = new PartialJsonParser({ snapshots });
+    assert.equal(p.push('{"k": "a').value.k, 'a');
+    assert.equal(p.push('\uD800b').value.k, 'a\uFFFDb');
+    assert.equal(p.push('c\uDC00').value.k, 'a\uFFFDbc\uFFFD');
+    p.free();
+  }
+});
+
 test('errors: typed, at the same place as parseAndRepair, and early where certain', () => {
   const p = new PartialJsonParser({ maxInputLength: 8 });
   p.push('{"a": 1');
