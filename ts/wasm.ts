@@ -216,12 +216,6 @@ let inputIs: number = FORMS.utf8;
  */
 const SHORT = 24;
 
-/** The form a short `text` is written in: Latin-1 when every unit fits in a byte, else UTF-16. */
-function shortForm(text: string): number {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return FORMS.utf16;
-  return FORMS.latin1;
-}
-
 /**
  * Writes `text` into the core's input buffer and returns its length: as V8 stores the string, after its
  * first `text.length` bytes (the core transcodes it in place), Latin-1 (the length in characters) or
@@ -232,21 +226,51 @@ function shortForm(text: string): number {
 function writeInput(text: string): number {
   assertReady();
   const n = text.length;
-  const short = n <= SHORT;
-  const form = short
-    ? shortForm(text)
-    : NodeBuffer === undefined
-      ? FORMS.utf8
-      : BEYOND_LATIN1.test(text)
-        ? FORMS.utf16
-        : FORMS.latin1;
+  if (n <= SHORT) return writeShort(text);
+  const form = NodeBuffer === undefined ? FORMS.utf8 : BEYOND_LATIN1.test(text) ? FORMS.utf16 : FORMS.latin1;
+  // At most 3 bytes of UTF-8 per UTF-16 code unit; Latin-1 goes after its length, in twice its length,
+  // UTF-16 after its length, in three times its length.
+  const view = inputView(form === FORMS.latin1 ? n * 2 : n * 3);
+  setInputForm(form);
+  if (form === FORMS.utf8) return encoder.encodeInto(text, view).written;
+  const buffer = view as ReturnType<NodeBufferClass['from']>;
+  return form === FORMS.latin1 ? buffer.write(text, n, 'latin1') : buffer.write(text, n, 'utf16le') >> 1;
+}
+
+/**
+ * {@link writeInput} for a short `text`, in one pass while it is Latin-1: the bytes go in as they are
+ * read, and only a unit beyond Latin-1 sends the copy back to the start as UTF-16.
+ */
+function writeShort(text: string): number {
+  const n = text.length;
+  const view = inputView(SHORT * 3);
+  for (let i = 0; i < n; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit > 0xff) {
+      for (let k = 0; k < n; k++) {
+        const u = text.charCodeAt(k);
+        view[n + 2 * k] = u & 0xff;
+        view[n + 2 * k + 1] = u >> 8;
+      }
+      setInputForm(FORMS.utf16);
+      return n;
+    }
+    view[n + i] = unit;
+  }
+  setInputForm(FORMS.latin1);
+  return n;
+}
+
+/** Tells the core the form of the next input, if it is not the one it was last told. */
+function setInputForm(form: number): void {
   if (form !== inputIs) {
     inputForm(form);
     inputIs = form;
   }
-  // At most 3 bytes of UTF-8 per UTF-16 code unit; Latin-1 goes after its length, in twice its length,
-  // UTF-16 after its length, in three times its length.
-  const capacity = form === FORMS.latin1 ? n * 2 : n * 3;
+}
+
+/** A view of the core's input buffer at least `capacity` bytes long. */
+function inputView(capacity: number): ReturnType<NodeBufferClass['from']> | Uint8Array {
   // A view whose memory grew since reads as empty (the old buffer is detached).
   const stale = input === undefined || input.length < capacity;
   if (stale || (input!.length > 1 << 20 && input!.length > capacity * 8)) {
@@ -255,22 +279,7 @@ function writeInput(text: string): number {
     const now = exports!.memory.buffer;
     input = NodeBuffer === undefined ? new Uint8Array(now, at, capacity) : NodeBuffer.from(now, at, capacity);
   }
-  const view = input!;
-  if (short) {
-    if (form === FORMS.latin1) {
-      for (let i = 0; i < n; i++) view[n + i] = text.charCodeAt(i);
-    } else {
-      for (let i = 0; i < n; i++) {
-        const unit = text.charCodeAt(i);
-        view[n + 2 * i] = unit & 0xff;
-        view[n + 2 * i + 1] = unit >> 8;
-      }
-    }
-    return n;
-  }
-  if (form === FORMS.utf8) return encoder.encodeInto(text, view).written;
-  const buffer = view as ReturnType<NodeBufferClass['from']>;
-  return form === FORMS.latin1 ? buffer.write(text, n, 'latin1') : buffer.write(text, n, 'utf16le') >> 1;
+  return input!;
 }
 
 /** Keeps a leading U+FEFF: it is text the core returned, not a byte order mark to drop. */
