@@ -212,16 +212,6 @@ pub fn find_byte(s: &[u8], from: usize, b: u8) -> Option<usize> {
     find_byte_words(s, from, b)
 }
 
-/// The offset of the last of the bytes `a`, `b` or `c` in `s` (pass one byte three times to find one):
-/// memchr natively, a plain backward search in wasm32, where it reads a stream's short chunks.
-#[inline]
-pub fn rfind_byte3(s: &[u8], a: u8, b: u8, c: u8) -> Option<usize> {
-    #[cfg(not(target_arch = "wasm32"))]
-    return memchr::memrchr3(a, b, c, s);
-    #[cfg(target_arch = "wasm32")]
-    s.iter().rposition(|&x| x == a || x == b || x == c)
-}
-
 /// [`find_byte`] eight bytes at a time, the offset exact from the lowest flag of the bit trick.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn find_byte_words(s: &[u8], mut from: usize, b: u8) -> Option<usize> {

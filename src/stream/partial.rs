@@ -19,7 +19,6 @@ use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
 use crate::prelude::*;
 use crate::reasoning::bracket_tag_ends_at;
-use crate::repair::chars::rfind_byte3;
 use crate::repair::locate::{
     has_closing_think_tag, locate, may_become_control_token, CLOSING_THINK_TAG_MAX,
 };
@@ -281,8 +280,8 @@ impl PartialJson {
         if self.finished {
             return Ok(self.complete());
         }
-        self.utf16_len += utf16_len(chunk);
         if let Some(limit) = self.options.max_input_length {
+            self.utf16_len += utf16_len(chunk);
             if self.utf16_len > limit {
                 let e = Error::at(ErrorKind::InputLimitExceeded { limit }, &self.text, 0);
                 self.too_long = Some(e.clone());
@@ -312,19 +311,28 @@ impl PartialJson {
             self.quoted = None;
         }
         if !self.settled {
-            if let Some(at) = rfind_byte3(chunk.as_bytes(), b'<', b'`', b'~') {
-                self.alert_until = self.alert_until.max(old + at + ALERT_SPAN);
-            }
-            // A bracketed tag (`[THINK]`, `[/THINK]`) holds none of those bytes: it alerts when whole.
+            // The last `<` or fence character, and the last `]` that ends a bracketed tag (`[THINK]`,
+            // `[/THINK]`, which hold none of those bytes: they alert when whole), in one backward pass.
             let bytes = self.text.as_bytes();
-            let chunk = chunk.as_bytes();
-            let tag_end = (0..chunk.len())
-                .rev()
-                .filter(|&at| chunk[at] == b']')
-                .map(|at| old + at)
-                .find(|&at| bracket_tag_ends_at(bytes, at + 1));
-            if let Some(at) = tag_end {
-                self.alert_until = self.alert_until.max(at + ALERT_SPAN);
+            let (mut marker, mut tag) = (false, false);
+            for (at, &b) in chunk.as_bytes().iter().enumerate().rev() {
+                let alert = match b {
+                    b'<' | b'`' | b'~' if !marker => {
+                        marker = true;
+                        true
+                    }
+                    b']' if !tag && bracket_tag_ends_at(bytes, old + at + 1) => {
+                        tag = true;
+                        true
+                    }
+                    _ => false,
+                };
+                if alert {
+                    self.alert_until = self.alert_until.max(old + at + ALERT_SPAN);
+                    if marker && tag {
+                        break;
+                    }
+                }
             }
             let due = self.parse.is_none() || self.located_len < self.alert_until;
             let len = self.text.len();
@@ -535,6 +543,23 @@ mod tests {
         // U+FFFD may stand for a lone surrogate in the host's chunk: sent as changes.
         assert_eq!(quick("\u{fffd}"), None);
         assert_eq!(quick("\"}"), None);
+    }
+
+    #[test]
+    fn a_closing_bracket_tag_after_a_draft_moves_the_source() {
+        // Magistral-style reasoning: no opening tag, the draft's JSON before `[/THINK]` is not the value.
+        for tail in ["[/THINK]", "x [/THINK]\n", "[/THINK] ok"] {
+            let mut p = PartialJson::new(&Options::default());
+            assert!(!p.push("{\"draft\": [1, 2]} ").unwrap().changes.is_empty());
+            let u = p.push(tail).unwrap();
+            assert_eq!(
+                u.changes.iter().next(),
+                Some(super::super::view::Change::Reset),
+                "{tail}"
+            );
+            p.push("{\"final\": 2}").unwrap();
+            assert_eq!(p.finish().unwrap().json, r#"{"final":2}"#);
+        }
     }
 
     #[test]
