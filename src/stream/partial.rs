@@ -19,6 +19,7 @@ use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
 use crate::prelude::*;
 use crate::reasoning::bracket_tag_ends_at;
+use crate::repair::chars::has_any_byte;
 use crate::repair::locate::{
     has_closing_think_tag, locate, may_become_control_token, CLOSING_THINK_TAG_MAX,
 };
@@ -310,7 +311,7 @@ impl PartialJson {
             }
             self.quoted = None;
         }
-        if !self.settled {
+        if !self.settled && has_any_byte(chunk.as_bytes(), b"<`~]") {
             // The last `<` or fence character, and the last `]` that ends a bracketed tag (`[THINK]`,
             // `[/THINK]`, which hold none of those bytes: they alert when whole), in one backward pass.
             let bytes = self.text.as_bytes();
@@ -334,6 +335,8 @@ impl PartialJson {
                     }
                 }
             }
+        }
+        if !self.settled {
             let due = self.parse.is_none() || self.located_len < self.alert_until;
             let len = self.text.len();
             if due && (len < RELOCATE_ALWAYS_BELOW || (len - self.located_len) * 8 >= len) {
