@@ -543,6 +543,12 @@ impl JsPartialJson {
     pub fn error(&self) -> u32 {
         output_text(self.0.error().map(error_string).as_deref())
     }
+
+    /// All the text pushed so far, as [`output_text`]: the door keeps no copy of a stream's text unless it
+    /// needs one, and takes this one when it starts to.
+    pub fn text(&self) -> u32 {
+        output_text(Some(self.0.text()))
+    }
 }
 
 /// A [`Quick`] as one number, if its counts fit: bit 31 set; bit 30 the complete flag; bit 29 set for an

@@ -477,6 +477,8 @@ export interface CorePartialJson {
   finish(report: boolean, narrow: boolean): RawRepairOk | RawRepairErr;
   /** The error the parse has stopped with so far, in the binding's `E` format. */
   error(): RawRepairErr['error'] | undefined;
+  /** The text pushed so far, as the core holds it (a lone surrogate became U+FFFD). */
+  text(): string;
   /** Shows the value by `schema` (before the first chunk): fixed strings whole, wanted scalars coerced. */
   setSchema(schema: CoreSchema, forbidCoercions: string): void;
   free(): void;
@@ -594,6 +596,7 @@ export function newPartialJson(
       const e = use(() => outputText(core.error()));
       return e === undefined ? undefined : decodeError(e);
     },
+    text: () => use(() => outputText(core.text()) ?? ''),
     setSchema: (schema, forbidCoercions) => {
       const raw = schema.raw as Schema;
       use(() => core.setSchema(raw, forbidCoercions));
