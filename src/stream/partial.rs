@@ -107,18 +107,6 @@ pub(crate) enum Quick {
     },
 }
 
-/// The length in UTF-16 code units of `bytes[from..to]`, if both ends are boundaries of characters.
-#[inline(never)]
-fn utf16_units_between(bytes: &[u8], from: usize, to: usize) -> Option<usize> {
-    let lead = |at: usize| bytes.get(at).map_or(true, |&x| x & 0xC0 != 0x80);
-    let part = bytes.get(from..to)?;
-    (lead(from) && lead(to)).then(|| {
-        part.iter()
-            .map(|&x| usize::from(x & 0xC0 != 0x80) + usize::from(x >= 0xF0))
-            .sum()
-    })
-}
-
 /// How many bytes at the end of a chunk an `Append` may leave for later (whitespace that may yet turn
 /// out to end an unclosed string).
 const QUICK_HELD_BACK: usize = 16;
@@ -254,7 +242,8 @@ impl PartialJson {
             .rev()
             .find(|&b| bytes.get(b.wrapping_sub(t.len())..b) == Some(t))?;
         let a = b - t.len();
-        let units = |from: usize, to: usize| utf16_units_between(bytes, from, to);
+        // `None` where a place is not a boundary of characters.
+        let units = |from: usize, to: usize| self.text.get(from..to).map(utf16_len);
         if a >= start {
             return Some(Quick::Append {
                 held: 0,
@@ -311,32 +300,10 @@ impl PartialJson {
             }
             self.quoted = None;
         }
-        if !self.settled && has_any_byte(chunk.as_bytes(), b"<`~]") {
-            // The last `<` or fence character, and the last `]` that ends a bracketed tag (`[THINK]`,
-            // `[/THINK]`, which hold none of those bytes: they alert when whole), in one backward pass.
-            let bytes = self.text.as_bytes();
-            let (mut marker, mut tag) = (false, false);
-            for (at, &b) in chunk.as_bytes().iter().enumerate().rev() {
-                let alert = match b {
-                    b'<' | b'`' | b'~' if !marker => {
-                        marker = true;
-                        true
-                    }
-                    b']' if !tag && bracket_tag_ends_at(bytes, old + at + 1) => {
-                        tag = true;
-                        true
-                    }
-                    _ => false,
-                };
-                if alert {
-                    self.alert_until = self.alert_until.max(old + at + ALERT_SPAN);
-                    if marker && tag {
-                        break;
-                    }
-                }
-            }
-        }
         if !self.settled {
+            if has_any_byte(chunk.as_bytes(), b"<`~]") {
+                self.alert(old);
+            }
             let due = self.parse.is_none() || self.located_len < self.alert_until;
             let len = self.text.len();
             if due && (len < RELOCATE_ALWAYS_BELOW || (len - self.located_len) * 8 >= len) {
@@ -345,6 +312,33 @@ impl PartialJson {
         }
         self.feed();
         Ok(self.complete())
+    }
+
+    /// Keeps locating alert past the last `<` or fence character of the chunk at `old` and the last `]`
+    /// that ends a bracketed tag in it (`[THINK]`, `[/THINK]`, which hold none of those bytes: they alert
+    /// when whole): one backward pass over the chunk.
+    fn alert(&mut self, old: usize) {
+        let bytes = self.text.as_bytes();
+        let (mut marker, mut tag) = (false, false);
+        for (at, &b) in bytes[old..].iter().enumerate().rev() {
+            let alert = match b {
+                b'<' | b'`' | b'~' if !marker => {
+                    marker = true;
+                    true
+                }
+                b']' if !tag && bracket_tag_ends_at(bytes, old + at + 1) => {
+                    tag = true;
+                    true
+                }
+                _ => false,
+            };
+            if alert {
+                self.alert_until = self.alert_until.max(old + at + ALERT_SPAN);
+                if marker && tag {
+                    break;
+                }
+            }
+        }
     }
 
     /// Whether the root value has been read to its closing bracket.
