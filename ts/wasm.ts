@@ -157,26 +157,29 @@ function afterTrap(error: unknown): unknown {
   );
 }
 
-/** Calls `call` on the current instance, turning a trap into a `ModuleTrapError`. */
-function enter<R>(call: () => R): R {
+/**
+ * Calls `call(arg)` on the current instance, turning a trap into a `ModuleTrapError`. The argument is passed
+ * through, so that a stream's push hands over a function made once rather than a new closure per chunk.
+ */
+function enter<R, A = undefined>(call: (arg: A) => R, arg?: A): R {
   try {
-    return call();
+    return call(arg as A);
   } catch (error) {
     throw afterTrap(error);
   }
 }
 
 /** A core object's methods: each throws `stale` once the instance it was made in is gone, and enters as above. */
-function stateful(what: string): <R>(call: () => R) => R {
+function stateful(what: string): <R, A = undefined>(call: (arg: A) => R, arg?: A) => R {
   const made = generation;
-  return (call) => {
+  return (call, arg) => {
     if (made !== generation) {
       throw new ModuleTrapError(
         'stale',
         `${what}: made before the WebAssembly module trapped and was re-created, its state is lost; make a new one`,
       );
     }
-    return enter(call);
+    return enter(call, arg);
   };
 }
 
@@ -456,8 +459,9 @@ export function newCleaner(o: CoreCleanOptions): CoreCleaner {
   const core = enter(() => new Cleaner(items, o.tags.length, o.prefixes.length, o.grace, flags));
   const free = own(core, '__wbg_cleaner_free');
   const use = stateful('StreamCleaner');
+  const push = (chunk: string) => outputText(core.push(writeInput(chunk))) ?? '';
   return {
-    push: (chunk) => use(() => outputText(core.push(writeInput(chunk))) ?? ''),
+    push: (chunk) => use(push, chunk),
     flush: () => use(() => outputText(core.flush()) ?? ''),
     finish: () => use(() => outputText(core.finish()) ?? ''),
     reasoning: () => use(() => outputText(core.reasoning())),
@@ -575,19 +579,19 @@ export function newPartialJson(
   let passed = 0;
   // The chunk passed on last, which a quick append may end.
   let last = '';
+  const push = (chunk: string): string | QuickChanges => {
+    const part = maxInputLength < 0 ? chunk : chunk.slice(0, Math.max(0, maxInputLength + 1 - passed));
+    passed += part.length;
+    const before = last;
+    last = part;
+    // In Node the changes come in a form decoded with one copy (see `narrowForm`).
+    const len = writeInput(part);
+    const form = narrowForm(NodeBuffer !== undefined, true);
+    const out = core.push(len, form);
+    return out >= 0x80000000 ? quickChanges(out, before, part) : readOutput(out, form);
+  };
   return {
-    push: (chunk) =>
-      use(() => {
-        const part = maxInputLength < 0 ? chunk : chunk.slice(0, Math.max(0, maxInputLength + 1 - passed));
-        passed += part.length;
-        const before = last;
-        last = part;
-        // In Node the changes come in a form decoded with one copy (see `narrowForm`).
-        const len = writeInput(part);
-        const form = narrowForm(NodeBuffer !== undefined, true);
-        const out = core.push(len, form);
-        return out >= 0x80000000 ? quickChanges(out, before, part) : readOutput(out, form);
-      }),
+    push: (chunk) => use(push, chunk),
     finish: (report, narrow) => {
       const form = narrowForm(narrow);
       return decodeResult(use(() => readOutput(core.finish(report, form), form)));
