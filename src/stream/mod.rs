@@ -13,8 +13,8 @@ pub use cleaner::{
     clean, clean_detailed, is_js_whitespace, CleanOptions, Cleaned, Cleaner, ThinkTag,
     DEFAULT_END_THINK_TAG, DEFAULT_OPENING_TAG_GRACE_PERIOD, DEFAULT_START_THINK_TAG,
 };
+// The binding's, and the tests'.
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
-// the binding's, and the tests'
 pub(crate) use partial::Quick;
 pub use partial::{PartialJson, Update};
 pub(crate) use view::Code;

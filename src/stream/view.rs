@@ -121,7 +121,6 @@ impl Recorder {
             .map(|&(code, from, to)| (code, self.text.get(from..to).unwrap_or_default()))
     }
 
-    /// Forgets the changes recorded so far, keeping the buffers.
     /// The text of the one change recorded, if it is an `Append`.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
     pub(crate) fn only_append(&self) -> Option<&[u8]> {
@@ -131,10 +130,12 @@ impl Recorder {
         }
     }
 
+    /// Whether no change was recorded.
     pub(crate) fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
 
+    /// Forgets the changes recorded so far, keeping the buffers.
     pub(crate) fn clear(&mut self) {
         self.list.clear();
         self.text.clear();
