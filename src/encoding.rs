@@ -4,7 +4,7 @@
 //! Node copies either form into linear memory as it is (`Buffer.write(text, at, 'latin1')` or
 //! `'utf16le'`) about ten times faster than `TextEncoder.encodeInto` transcodes the text to UTF-8, so the
 //! binding layer takes those bytes and the transcoding happens here instead, a word at a time across
-//! ASCII. Results go back the same ways: one byte per character, or UTF-16 ([`push_utf16`]).
+//! ASCII and, in wasm, eight characters a step across words of other scripts. Results go back the same ways: one byte per character, or UTF-16 ([`push_utf16`]).
 
 use crate::prelude::*;
 /// The high bit of every byte of a word: set in a word exactly when it holds a non-ASCII byte.
@@ -143,7 +143,23 @@ pub(crate) fn utf16_to_utf8_in_place(buf: &mut [u8], len: usize) -> usize {
         }
         // One unit, then every unit beyond ASCII right after it: in text of other scripts the eight-unit
         // step would stop at once before each of them.
+        let mut word_start = true;
         loop {
+            // Where a word may begin (here, and after an ASCII unit), runs of characters UTF-8 writes
+            // in two or three bytes (other scripts) go up to eight a step.
+            if word_start {
+                loop {
+                    let (n, width) = utf16_run(buf, from, end, to);
+                    from += 2 * n;
+                    to += n * width;
+                    if n < 8 {
+                        break;
+                    }
+                }
+                if from >= end {
+                    break;
+                }
+            }
             let u = unit(buf, from);
             from += 2;
             let c = match u {
@@ -157,6 +173,7 @@ pub(crate) fn utf16_to_utf8_in_place(buf: &mut [u8], len: usize) -> usize {
                 0xd800..=0xdfff => 0xfffd,
                 _ => u,
             };
+            word_start = c < 0x80;
             to += put_utf8(buf, to, c);
             // A lone ASCII unit between others (a space between words) is taken here too.
             if from >= end
@@ -167,6 +184,73 @@ pub(crate) fn utf16_to_utf8_in_place(buf: &mut [u8], len: usize) -> usize {
         }
     }
     to
+}
+
+/// [`utf16_to_utf8_in_place`]'s runs: the characters of one UTF-8 length, two or three bytes, from the
+/// unit at byte `from` on, up to eight of them, written as UTF-8 at `buf[to..]`; returns how many and
+/// their length. As in [`utf8_run`], a run needs two more such characters right after the first, and
+/// ends before the first unit of another length (or a surrogate). Taken only with 24 units or more left: then
+/// `to + 24 <= 3k + 24 <= len + 2k = from` (`k` units read so far), so the bytes written, the garbage
+/// after the run's end included, never reach a unit not yet read.
+#[inline(always)]
+fn utf16_run(buf: &mut [u8], from: usize, end: usize, to: usize) -> (usize, usize) {
+    let width = |u: u32| match u {
+        0x80..=0x7ff => 2,
+        0x800..=0xd7ff | 0xe000..=0xffff => 3,
+        _ => 0,
+    };
+    if from + 48 > end {
+        return (0, 0);
+    }
+    let w = width(unit(buf, from));
+    if w == 0 || width(unit(buf, from + 2)) != w || width(unit(buf, from + 4)) != w {
+        return (0, 0);
+    }
+    let block = &buf[from..from + 16];
+    #[cfg(target_arch = "wasm32")]
+    let valid = if w == 2 {
+        let (bytes, valid) = simd::utf16_run2(block);
+        buf[to..to + 16].copy_from_slice(&bytes);
+        valid
+    } else {
+        let (bytes, valid) = simd::utf16_run3(block);
+        buf[to..to + 24].copy_from_slice(&bytes);
+        valid
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    let valid = {
+        let units: [u32; 8] = core::array::from_fn(|k| unit(block, 2 * k));
+        let mut valid = 0u32;
+        for (k, &u) in units.iter().enumerate() {
+            if width(u) == w {
+                put_utf8(buf, to + w * k, u);
+                valid |= 1 << k;
+            }
+        }
+        valid
+    };
+    // The characters before the first of another length.
+    ((!valid).trailing_zeros().min(8) as usize, w)
+}
+
+/// UTF-16 code units as UTF-8 by the binding's transcoder, a lone surrogate as U+FFFD: for tests of its
+/// vector steps under wasm (`tests/wasm_cases`). Not part of the crate's API.
+pub fn utf16_to_utf8(units: &[u16]) -> Vec<u8> {
+    let mut buf = vec![0; units.len()];
+    buf.extend(units.iter().flat_map(|u| u.to_le_bytes()));
+    let n = utf16_to_utf8_in_place(&mut buf, units.len());
+    buf.truncate(n);
+    buf
+}
+
+/// UTF-8 bytes as UTF-16 code units as results cross to the host, a byte that starts no valid sequence
+/// as U+FFFD: for tests of the vector steps under wasm. Not part of the crate's API.
+pub fn utf8_to_utf16(bytes: &[u8]) -> Vec<u16> {
+    let mut out = Vec::new();
+    push_utf16(&mut out, bytes);
+    out.chunks(2)
+        .map(|p| u16::from_le_bytes([p[0], p[1]]))
+        .collect()
 }
 
 /// The low byte of each of the four UTF-16 units in `w`, packed into its low four bytes.
@@ -215,11 +299,28 @@ pub(crate) fn push_utf16(out: &mut Vec<u8>, text: &[u8]) {
         }
         // One character, then every character beyond ASCII right after it (as in
         // `utf16_to_utf8_in_place`).
+        let mut word_start = true;
         loop {
+            // Where a word may begin (here, and after an ASCII byte), runs of two- or three-byte
+            // characters (other scripts) go up to eight a step.
+            if word_start {
+                loop {
+                    let (n, width) = utf8_run(text, i, &mut dst[o..]);
+                    i += n * width;
+                    o += 2 * n;
+                    if n < 8 {
+                        break;
+                    }
+                }
+                if i >= text.len() {
+                    break;
+                }
+            }
             let (c, used) = match text[i] {
                 b @ 0..=0x7f => (u32::from(b), 1),
                 _ => utf8_char(text, i),
             };
+            word_start = c < 0x80;
             i += used;
             if c >= 0x1_0000 {
                 let v = c - 0x1_0000;
@@ -238,6 +339,185 @@ pub(crate) fn push_utf16(out: &mut Vec<u8>, text: &[u8]) {
         }
     }
     out.truncate(start + o);
+}
+
+/// Decodes the run of characters of one UTF-8 length, two or three bytes, that starts at `text[i]`,
+/// up to eight of them, into UTF-16LE units at the start of `dst` (which has room for sixteen bytes);
+/// returns how many and their length. A run is taken only when two more characters of the same length
+/// follow the first (a lone accented letter or dash, or a two-letter word, costs less one character at a
+/// time), and it ends
+/// before the first sequence that is not a valid one of that length (continuation bytes, overlong forms,
+/// surrogates): that one is left to [`utf8_char`]. In wasm, eight characters a step in vectors; the units
+/// past the run's end are garbage the next writes go over (`push_utf16`'s room allows it).
+#[inline(always)]
+fn utf8_run(text: &[u8], i: usize, dst: &mut [u8]) -> (usize, usize) {
+    // After a run of eight, `i` may be the text's end.
+    let width = match text.get(i) {
+        Some(0xc2..=0xdf) => 2,
+        Some(0xe0..=0xef) => 3,
+        _ => return (0, 0),
+    };
+    let is_lead = |b: u8| {
+        if width == 2 {
+            b & 0xe0 == 0xc0
+        } else {
+            b & 0xf0 == 0xe0
+        }
+    };
+    if i + 8 * width > text.len() || !is_lead(text[i + width]) || !is_lead(text[i + 2 * width]) {
+        return (0, 0);
+    }
+    let block = &text[i..i + 8 * width];
+    #[cfg(target_arch = "wasm32")]
+    let (units, valid) = if width == 2 {
+        simd::utf8_run2(block)
+    } else {
+        simd::utf8_run3(block)
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    let (units, valid) = {
+        let (mut units, mut valid) = ([0u8; 16], 0u32);
+        for k in 0..8 {
+            let (c, used) = utf8_char(block, k * width);
+            if used == width {
+                units[2 * k..2 * k + 2].copy_from_slice(&(c as u16).to_le_bytes());
+                valid |= 1 << k;
+            }
+        }
+        (units, valid)
+    };
+    dst[..16].copy_from_slice(&units);
+    // The characters before the first that is not a valid sequence of this length.
+    ((!valid).trailing_zeros().min(8) as usize, width)
+}
+
+/// The vector steps of [`utf8_run`] and [`utf16_run`]: eight characters of one UTF-8 length at a time.
+#[cfg(target_arch = "wasm32")]
+mod simd {
+    use super::word;
+    use core::arch::wasm32::*;
+
+    /// The sixteen bytes of `v`.
+    #[inline(always)]
+    fn bytes(v: v128) -> [u8; 16] {
+        let mut out = [0u8; 16];
+        out[..8].copy_from_slice(&u64x2_extract_lane::<0>(v).to_le_bytes());
+        out[8..].copy_from_slice(&u64x2_extract_lane::<1>(v).to_le_bytes());
+        out
+    }
+
+    /// A vector of the byte `lo` in lanes 0..8 and `hi` in lanes 8..16.
+    #[inline(always)]
+    fn halves(lo: u8, hi: u8) -> v128 {
+        let w = |b: u8| u64::from_le_bytes([b; 8]);
+        u64x2(w(lo), w(hi))
+    }
+
+    /// Bit `k` set when the eight-bit lanes `k` and `k + 8` of `v` are both all ones.
+    #[inline(always)]
+    fn pairs(v: v128) -> u32 {
+        let m = u32::from(i8x16_bitmask(v));
+        m & m >> 8 & 0xff
+    }
+
+    /// Eight two-byte sequences (`block`, 16 bytes) as eight UTF-16LE units, and bit `k` set when the
+    /// `k`th is a valid sequence: a lead byte 0xC2..=0xDF, then a continuation byte.
+    #[target_feature(enable = "simd128")]
+    pub(super) fn utf8_run2(block: &[u8]) -> ([u8; 16], u32) {
+        let v = u64x2(word(block, 0), word(block, 8));
+        // The lead bytes in lanes 0..8, the continuation bytes in lanes 8..16.
+        let split = i8x16_shuffle::<0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15>(v, v);
+        let marked = i8x16_eq(v128_and(split, halves(0xe0, 0xc0)), halves(0xc0, 0x80));
+        let (lead, cont) = (
+            u16x8_extend_low_u8x16(split),
+            u16x8_extend_high_u8x16(split),
+        );
+        let units = v128_or(
+            i16x8_shl(v128_and(lead, u16x8_splat(0x1f)), 6),
+            v128_and(cont, u16x8_splat(0x3f)),
+        );
+        // The overlong forms (leads 0xC0 and 0xC1) decode below U+0080.
+        let long = u16x8_ge(units, u16x8_splat(0x80));
+        (bytes(units), pairs(marked) & u32::from(i16x8_bitmask(long)))
+    }
+
+    /// Eight three-byte sequences (`block`, 24 bytes) as eight UTF-16LE units, and bit `k` set when the
+    /// `k`th is a valid sequence: a lead byte 0xE0..=0xEF and two continuation bytes, neither an overlong
+    /// form nor a surrogate.
+    #[target_feature(enable = "simd128")]
+    pub(super) fn utf8_run3(block: &[u8]) -> ([u8; 16], u32) {
+        let (a, b) = (
+            u64x2(word(block, 0), word(block, 8)),
+            u64x2(word(block, 8), word(block, 16)),
+        );
+        // Byte `k` of the block is lane `k` of `a` below 16 and lane `k - 8` of `b` (index `k + 8`)
+        // after: the lead bytes, then the first continuation bytes; the second ones.
+        let lead_c1 =
+            i8x16_shuffle::<0, 3, 6, 9, 12, 15, 26, 29, 1, 4, 7, 10, 13, 24, 27, 30>(a, b);
+        let c2 = i8x16_shuffle::<2, 5, 8, 11, 14, 25, 28, 31, 2, 5, 8, 11, 14, 25, 28, 31>(a, b);
+        let marked = v128_and(
+            i8x16_eq(v128_and(lead_c1, halves(0xf0, 0xc0)), halves(0xe0, 0x80)),
+            // The second continuation bytes' checks in both halves, as `pairs` reads them.
+            i8x16_eq(v128_and(c2, halves(0xc0, 0xc0)), halves(0x80, 0x80)),
+        );
+        let lead = u16x8_extend_low_u8x16(lead_c1);
+        let (c1, c2) = (u16x8_extend_high_u8x16(lead_c1), u16x8_extend_low_u8x16(c2));
+        let low6 = u16x8_splat(0x3f);
+        let units = v128_or(
+            v128_or(
+                i16x8_shl(v128_and(lead, u16x8_splat(0x0f)), 12),
+                i16x8_shl(v128_and(c1, low6), 6),
+            ),
+            v128_and(c2, low6),
+        );
+        (bytes(units), pairs(marked) & three_byte_units(units))
+    }
+
+    /// Bit `k` set when unit `k` of `units` is U+0800..=U+FFFF and no surrogate: a character UTF-8
+    /// writes in three bytes.
+    #[inline(always)]
+    fn three_byte_units(units: v128) -> u32 {
+        let surrogate = i16x8_eq(v128_and(units, u16x8_splat(0xf800)), u16x8_splat(0xd800));
+        let wide = v128_andnot(u16x8_ge(units, u16x8_splat(0x800)), surrogate);
+        u32::from(i16x8_bitmask(wide))
+    }
+
+    /// Eight UTF-16LE units (`block`, 16 bytes) as eight two-byte UTF-8 sequences, and bit `k` set when
+    /// unit `k` is U+0080..=U+07FF.
+    #[target_feature(enable = "simd128")]
+    pub(super) fn utf16_run2(block: &[u8]) -> ([u8; 16], u32) {
+        let units = u64x2(word(block, 0), word(block, 8));
+        let lead = v128_or(u16x8_shr(units, 6), u16x8_splat(0xc0));
+        let cont = v128_or(v128_and(units, u16x8_splat(0x3f)), u16x8_splat(0x80));
+        // Saturated where a unit is too wide for two bytes: those lanes are not valid.
+        let split = u8x16_narrow_i16x8(lead, cont);
+        let out =
+            i8x16_shuffle::<0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15>(split, split);
+        let fits = v128_and(
+            u16x8_ge(units, u16x8_splat(0x80)),
+            u16x8_lt(units, u16x8_splat(0x800)),
+        );
+        (bytes(out), u32::from(i16x8_bitmask(fits)))
+    }
+
+    /// Eight UTF-16LE units (`block`, 16 bytes) as eight three-byte UTF-8 sequences (24 bytes), and bit
+    /// `k` set when unit `k` is U+0800..=U+FFFF and no surrogate.
+    #[target_feature(enable = "simd128")]
+    pub(super) fn utf16_run3(block: &[u8]) -> ([u8; 24], u32) {
+        let units = u64x2(word(block, 0), word(block, 8));
+        let low6 = u16x8_splat(0x3f);
+        let lead = v128_or(u16x8_shr(units, 12), u16x8_splat(0xe0));
+        let c1 = v128_or(v128_and(u16x8_shr(units, 6), low6), u16x8_splat(0x80));
+        let c2 = v128_or(v128_and(units, low6), u16x8_splat(0x80));
+        // Lanes 0..8 the lead bytes, 8..16 the first continuation bytes; the second ones.
+        let (x, y) = (u8x16_narrow_i16x8(lead, c1), u8x16_narrow_i16x8(c2, c2));
+        let first = i8x16_shuffle::<0, 8, 16, 1, 9, 17, 2, 10, 18, 3, 11, 19, 4, 12, 20, 5>(x, y);
+        let rest = i8x16_shuffle::<13, 21, 6, 14, 22, 7, 15, 23, 0, 0, 0, 0, 0, 0, 0, 0>(x, y);
+        let mut out = [0u8; 24];
+        out[..16].copy_from_slice(&bytes(first));
+        out[16..].copy_from_slice(&bytes(rest)[..8]);
+        (out, three_byte_units(units))
+    }
 }
 
 /// The character whose UTF-8 sequence starts at `bytes[i]` (not ASCII), and the sequence's length; U+FFFD
@@ -442,6 +722,26 @@ mod tests {
             "a\u{fffd}\u{fffd}b\u{fffd}".as_bytes()
         );
         assert_eq!(utf16_round_trip(&[]), b"");
+    }
+
+    #[test]
+    fn runs_of_other_scripts_end_anywhere() {
+        // Words of two- and three-byte characters of every length, the last one ending the text (a run
+        // of eight can end exactly there) or followed by ASCII, after a space or at the start.
+        for c in ['п', '你', 'ß'] {
+            for n in 0..=26 {
+                let word: String = core::iter::repeat(c).take(n).collect();
+                for s in [
+                    format!(" {word}"),
+                    format!("{word}."),
+                    format!("x {word} {word}"),
+                ] {
+                    let units: Vec<u16> = s.encode_utf16().collect();
+                    assert_eq!(utf16_round_trip(&units), s.as_bytes(), "{s:?}");
+                    assert_eq!(utf8_to_utf16(s.as_bytes()), units, "{s:?}");
+                }
+            }
+        }
     }
 
     proptest! {

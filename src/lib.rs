@@ -67,3 +67,8 @@ pub use stream::{
 /// The build's view of the core's vocabulary (see `examples/vocabulary.rs`); not part of the API.
 #[doc(hidden)]
 pub use wire::vocabulary;
+/// The binding layer's transcoders, for the wasm tests of their vector steps; not part of the API.
+#[doc(hidden)]
+pub mod transcoders {
+    pub use crate::encoding::{utf16_to_utf8, utf8_to_utf16};
+}

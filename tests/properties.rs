@@ -11,6 +11,7 @@ use llm_response_sanitizer::{repair, ErrorKind, RepairOptions, Status};
 use proptest::prelude::*;
 use serde_json::Value;
 
+mod common;
 #[path = "common/strategies.rs"]
 mod strategies;
 use strategies::{json_value, token_soup};
@@ -663,5 +664,23 @@ proptest! {
             serde_json::json!({"text": content, "n": n})
         };
         prop_assert_eq!(got, want, "{}", text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+    /// The binding's transcoders on runs of characters of every UTF-8 length, lone surrogates and broken
+    /// UTF-8 (natively a character at a time; the same cases under wasm take its vector steps, see
+    /// `tests/wasm_cases`): the standard library's text, both ways.
+    #[test]
+    fn transcoders_keep_runs_of_every_script(
+        runs in proptest::collection::vec(
+            (0..6usize, 1..31usize, 0..64usize).prop_map(|(class, len, pick)| common::Run { class, len, pick }),
+            1..9,
+        ),
+        dots in 0..41usize,
+        breaks in proptest::collection::vec((0..4096usize, 0..7usize), 0..3),
+    ) {
+        common::check_transcoders(&runs, dots, &breaks);
     }
 }

@@ -191,3 +191,102 @@ pub fn check_clean_case(c: &CleanCase) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// A run of characters of one kind in a text for the transcoders: `class` picks ASCII, two-byte,
+/// three-byte, astral (surrogate pairs), lone surrogates or spaces; `pick` the characters among the
+/// class's (the edges of each range among them).
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub class: usize,
+    pub len: usize,
+    pub pick: usize,
+}
+
+const CLASSES: [&[u16]; 6] = [
+    &[0x61, 0x20, 0x7f, 0x22, 0x0a],
+    &[0x80, 0xe9, 0x43f, 0x5d0, 0x7ff],
+    &[
+        0x800, 0x2014, 0x4f60, 0xac00, 0xd7ff, 0xe000, 0xfffd, 0xffff,
+    ],
+    &[0xd83d, 0xde80],
+    &[0xd800, 0xdfff],
+    &[0x20],
+];
+
+/// UTF-8 that is not: a continuation byte alone, lead bytes cut short, overlong forms, a surrogate.
+const BROKEN: [&[u8]; 7] = [
+    b"\x80",
+    b"\xd0",
+    b"\xe4\xbd",
+    b"\xc0\xaf",
+    b"\xe0\x80\xaf",
+    b"\xed\xa0\x80",
+    b"\xff",
+];
+
+/// UTF-8 decoded one character at a time, a byte that starts no valid sequence as U+FFFD (the binding's
+/// rule for bytes the parser never writes): the standard library's decoder on each sequence alone.
+pub fn utf16_of_bytes(bytes: &[u8]) -> Vec<u16> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let len = match bytes[i] {
+            0xc0..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf7 => 4,
+            _ => 1,
+        };
+        match bytes
+            .get(i..i + len)
+            .and_then(|s| core::str::from_utf8(s).ok())
+        {
+            Some(s) => {
+                out.extend(s.encode_utf16());
+                i += len;
+            }
+            None => {
+                out.push(0xfffd);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The binding's transcoders on the text of `runs` and `dots` ASCII units after them (so that runs end at
+/// every distance from the end), both ways, against the standard library; then the UTF-8 with each of
+/// `breaks` (a place, a piece of [`BROKEN`]) inserted, against [`utf16_of_bytes`].
+pub fn check_transcoders(runs: &[Run], dots: usize, breaks: &[(usize, usize)]) {
+    use llm_response_sanitizer::transcoders::{utf16_to_utf8, utf8_to_utf16};
+    let mut units = Vec::new();
+    for (k, run) in runs.iter().enumerate() {
+        let pool = CLASSES[run.class % CLASSES.len()];
+        // A few characters of a class at most for pairs and lone surrogates.
+        let len = if run.class % CLASSES.len() < 3 {
+            run.len
+        } else {
+            1 + run.len % 3
+        };
+        for j in 0..len {
+            if pool.len() == 2 && pool[0] == 0xd83d {
+                units.extend_from_slice(pool);
+            } else {
+                units.push(pool[(run.pick + j * (k + 1)) % pool.len()]);
+            }
+        }
+    }
+    units.extend(core::iter::repeat(0x2e).take(dots));
+    let text = String::from_utf16_lossy(&units);
+    assert_eq!(utf16_to_utf8(&units), text.as_bytes(), "{units:x?}");
+    assert_eq!(
+        utf8_to_utf16(text.as_bytes()),
+        text.encode_utf16().collect::<Vec<_>>(),
+        "{text:?}"
+    );
+    let mut bytes = text.into_bytes();
+    for &(at, piece) in breaks {
+        let at = at % (bytes.len() + 1);
+        bytes.splice(at..at, BROKEN[piece % BROKEN.len()].iter().copied());
+    }
+    assert_eq!(utf8_to_utf16(&bytes), utf16_of_bytes(&bytes), "{bytes:x?}");
+}

@@ -93,3 +93,31 @@ fn tags_and_fences_at_every_offset_under_wasm() {
         assert!(out.repairs.is_empty(), "{plain:?}: {:?}", out.repairs);
     }
 }
+
+/// The transcoders take words of other scripts eight characters a step with wasm's vector instructions
+/// (natively one at a time; `tests/properties.rs` checks that loop): runs of characters of every UTF-8
+/// length, the edges of each range among them, at every distance from the end of the text, with lone
+/// surrogates, and UTF-8 broken inside runs (continuation bytes missing, overlong forms, surrogates),
+/// against the standard library.
+#[wasm_bindgen_test]
+fn transcoders_take_runs_of_other_scripts_as_the_standard_library_does() {
+    use super::common::{check_transcoders, Run};
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for round in 0..4000 {
+        let runs: Vec<Run> = (0..1 + next(8))
+            .map(|_| Run {
+                class: next(6),
+                len: 1 + next(30),
+                pick: next(1 << 16),
+            })
+            .collect();
+        let breaks: Vec<(usize, usize)> = (0..next(3)).map(|_| (next(1 << 16), next(7))).collect();
+        check_transcoders(&runs, round % 41, &breaks);
+    }
+}
