@@ -250,6 +250,11 @@ function writeShort(text: string): number {
   for (let i = 0; i < n; i++) {
     const unit = text.charCodeAt(i);
     if (unit > 0xff) {
+      // Text results then come as UTF-16 too (see `outputText`): only where they can be read so.
+      if (!WIDE_RESULTS) {
+        setInputForm(FORMS.utf8);
+        return encoder.encodeInto(text, view).written;
+      }
       for (let k = 0; k < n; k++) {
         const u = text.charCodeAt(k);
         view[n + 2 * k] = u & 0xff;
@@ -298,6 +303,11 @@ const utf16Decoder = (() => {
     return undefined;
   }
 })();
+/**
+ * Whether this host reads results in UTF-16 (with `Buffer`, or a `TextDecoder` for it): only then is the
+ * input ever written as UTF-16, after which the core writes text results so (see `outputText`).
+ */
+const WIDE_RESULTS = NodeBuffer !== undefined || utf16Decoder !== undefined;
 /** A Node `Buffer` over all of linear memory, for reading Latin-1 results. */
 let memoryView: ReturnType<NodeBufferClass['from']> | undefined;
 
@@ -316,14 +326,15 @@ function cameWide(view: Uint8Array, at: number, len: number): boolean {
  */
 function readOutput(len: number, form: number): string {
   const at = outputAddress();
-  if (form === FORMS.latin1 || form === FORMS.utf16 || form === FORMS.narrow) {
+  if (NodeBuffer !== undefined && (form === FORMS.latin1 || form === FORMS.utf16 || form === FORMS.narrow)) {
     // A view of all of memory, made again only after the memory grew (the old view then reads as empty).
-    if (memoryView === undefined || memoryView.length === 0) memoryView = NodeBuffer!.from(exports!.memory.buffer);
+    if (memoryView === undefined || memoryView.length === 0) memoryView = NodeBuffer.from(exports!.memory.buffer);
     const wide = form === FORMS.utf16 || (form === FORMS.narrow && cameWide(memoryView, at, len));
     return memoryView.toString(wide ? 'utf16le' : 'latin1', at, at + len);
   }
   const bytes = new Uint8Array(exports!.memory.buffer, at, len);
-  if (form === FORMS.narrowAscii && cameWide(bytes, 0, len)) return utf16Decoder!.decode(bytes);
+  if (form === FORMS.utf16 || (form === FORMS.narrowAscii && cameWide(bytes, 0, len)))
+    return utf16Decoder!.decode(bytes);
   return decoder.decode(bytes);
 }
 
@@ -331,11 +342,12 @@ function readOutput(len: number, form: number): string {
 const NO_TEXT = 0xffffffff;
 
 /**
- * The text a core call left in the output buffer as UTF-8, by the length it returned; `undefined` for
- * {@link NO_TEXT}. Read before the next call, which may write the buffer again.
+ * The text a core call left in the output buffer, by the length it returned; `undefined` for
+ * {@link NO_TEXT}. UTF-16 while the input is written so, else UTF-8: the rule the core writes it by (its
+ * `output_text`). Read before the next call, which may write the buffer again.
  */
 function outputText(len: number): string | undefined {
-  return len === NO_TEXT ? undefined : readOutput(len, FORMS.utf8);
+  return len === NO_TEXT ? undefined : readOutput(len, inputIs === FORMS.utf16 ? FORMS.utf16 : FORMS.utf8);
 }
 
 /**
@@ -348,11 +360,13 @@ function outputText(len: number): string | undefined {
  * text is dense in those characters (CJK, Cyrillic: 0.71–0.80× the time), Latin-1 with escapes where they
  * are few, as typographic punctuation in English (widening a mostly ASCII result costs more than the
  * escapes of a few characters: 0.3–0.6 µs more with one em dash in 2 KB). Browsers get the same choice
- * between UTF-16 and ASCII with escapes (`narrowAscii`): their `TextDecoder` has no Latin-1. Call it
- * after `writeInput`.
+ * between UTF-16 and ASCII with escapes (`narrowAscii`): their `TextDecoder` has no Latin-1. The JSON text
+ * itself (not `narrow`: `repairJson`, `parseDetailed`) comes as UTF-8, or as UTF-16 after input Node wrote
+ * as UTF-16 (one copy into a string, where V8's UTF-8 decoder took most of the time of repairing prose in
+ * Chinese or Russian: 0.56 the time, typographic English 0.83–0.88). Call it after `writeInput`.
  */
 function narrowForm(narrow: boolean, changes = false): number {
-  if (!narrow) return FORMS.utf8;
+  if (!narrow) return inputIs === FORMS.utf16 ? FORMS.utf16 : FORMS.utf8;
   if (NodeBuffer === undefined) return utf16Decoder === undefined ? FORMS.ascii : FORMS.narrowAscii;
   if (inputIs !== FORMS.utf16) return FORMS.latin1;
   return changes ? FORMS.utf16 : FORMS.narrow;

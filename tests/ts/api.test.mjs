@@ -210,6 +210,45 @@ test('a value dense in characters beyond Latin-1 comes back whole, in either for
   );
 });
 
+test('JSON text after input beyond Latin-1 comes back exact (UTF-16 from the core), errors and reports too', () => {
+  // repairJson and parseDetailed return the text itself: after input V8 stores in two bytes per character
+  // the core writes it as UTF-16, which Node makes a string with one copy. Every width of character, dense
+  // and sparse, escapes and control characters, a byte order mark inside a string, a lone surrogate.
+  for (const s of [
+    '我们分析了这个模块的结构，发现它有三个主要的问题。'.repeat(6),
+    'Мы проанализировали структуру модуля и нашли три основные проблемы.'.repeat(3),
+    'The module’s “main” problem — and a few others…',
+    '😀🚀✨ ok 👍'.repeat(9),
+    'مرحبا بالعالم',
+    'tab\there, "quoted", back\\slash, \u0001 and é ÿ 你',
+    '\ufeff日本語',
+  ]) {
+    const text = `{'s': ${JSON.stringify(s)}, 'n': [1, 2,], 't': True}`;
+    const json = JSON.stringify({ s, n: [1, 2], t: true });
+    assert.equal(repairJson(text), json, text);
+    const d = parseDetailed(text);
+    assert.equal(d.json, json);
+    assert.deepStrictEqual(d.value, { s, n: [1, 2], t: true });
+    // Positions in UTF-16 units of the input, whatever came before them.
+    const at = (piece) => text.indexOf(piece, text.indexOf(JSON.stringify(s)) + JSON.stringify(s).length);
+    assert.deepEqual(
+      d.repairs.map((r) => [r.kind, r.position]),
+      [
+        ['single_quotes', 1],
+        ['single_quotes', at("'n'")],
+        ['trailing_comma', at(',]')],
+        ['single_quotes', at("'t'")],
+        ['python_literal', at('True')],
+      ],
+    );
+  }
+  assert.equal(repairJson("{'s': 'a\ud800b 你好',}"), '{"s":"a\ufffdb 你好"}');
+  assert.throws(
+    () => repairJson('你好世界, no JSON here'),
+    (e) => e instanceof JsonRepairError && e.kind === 'no_json',
+  );
+});
+
 test('a Latin-1 string read as it is (value only) gives what the UTF-8 route gives, errors included', () => {
   // parseAndRepair reads Latin-1 strings without transcoding; repairJson and parseDetailed take the UTF-8
   // route. Generated texts with accented letters, â/ï/Â (lead bytes of typographic sequences in UTF-8),

@@ -156,6 +156,10 @@ const PIECES = [
   '{"a":1}',
   '\ud800',
   '\udc00',
+  // Prose of other scripts: words of eight and more characters of one UTF-8 length, which cross in runs.
+  '我们分析了这个模块的结构，发现它有三个主要的问题。',
+  'Мы проанализировали структуру модуля. ',
+  'The module’s “main” problem — wait…',
 ];
 const HEADS = ['', '<think>r</think>', 'Assistant: ', '[Sent 5 minutes ago] ', 'Narrator: ', ' \n', '\u3000'];
 
