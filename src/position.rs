@@ -34,11 +34,15 @@ pub(crate) use llm_response_sanitizer_schema::sort_indices;
 /// Converts ascending byte offsets into [`Location`]s in one pass over `text`.
 ///
 /// `offsets` need not be sorted; the result is in the same order as `offsets`. Offsets past the end of
-/// the text are clamped to its end. Cost: one scan of the text plus a sort of the offsets.
+/// the text are clamped to its end. Cost: one scan of the text, plus a sort of the offsets unless they
+/// are sorted.
 pub fn locate_all(text: &str, offsets: &[usize]) -> Vec<Location> {
     let bytes = text.as_bytes();
     let mut order: Vec<usize> = (0..offsets.len()).collect();
-    sort_indices(&mut order, &|a, b| offsets[a].cmp(&offsets[b]));
+    // Offsets mostly come sorted (a report's repairs are in the order they were made).
+    if !offsets.windows(2).all(|w| w[0] <= w[1]) {
+        sort_indices(&mut order, &|a, b| offsets[a].cmp(&offsets[b]));
+    }
     let mut out = vec![Location::default(); offsets.len()];
     let (mut pos, mut index, mut line, mut line_start_index) = (0usize, 0usize, 1usize, 0usize);
     for i in order {
