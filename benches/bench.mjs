@@ -24,7 +24,16 @@ import { jsonrepair } from 'jsonrepair';
 import { repairJson as toolsyRepair } from '@toolsycc/json-repair';
 import { parse as partialParse } from 'partial-json';
 import * as bestEffort from 'best-effort-json-parser';
-import { DEFECTS, WRAPPERS, SCRIPTS, document, validDocument, entitiesFor } from './workloads.mjs';
+import {
+  DEFECTS,
+  WRAPPERS,
+  SCRIPTS,
+  PROSE,
+  document,
+  proseDocument,
+  validDocument,
+  entitiesFor,
+} from './workloads.mjs';
 
 bestEffort.disableErrorLogging?.();
 const quick = process.env.BENCH_QUICK === '1';
@@ -239,6 +248,41 @@ for (const bytes of [200, 1_000_000]) {
     return `${fmt(ours / base, 2)}×`;
   });
   out(`| valid ${bytes >= 1e6 ? '1 MB' : '~300 B (one entity)'} | ${cells.join(' | ')} |`);
+}
+
+// 2c. Prose: strings that are sentences (long runs of one script), as models write them.
+out();
+out('## ~1–2 KB responses whose strings are prose: English with typography, Chinese, Japanese, Russian');
+out();
+out('Ratios to jsonrepair (no bar of their own; the table by script above holds the 6× bar). The last two rows');
+out('compare the JSON text (`repairJson` against `jsonrepair`) and the repair report (`parseDetailed`).');
+out();
+const langs = Object.keys(PROSE);
+out(`| defect | ${langs.join(' | ')} |`);
+out(`| --- | ${langs.map(() => '---:').join(' | ')} |`);
+const proseRows = [
+  ...['trailing_commas', 'missing_commas', 'single_quotes', 'python_literals', 'raw_newlines'].map((d) => [
+    d,
+    d,
+    libraries['llm-response-sanitizer'],
+    libraries.jsonrepair,
+  ]),
+  ['single_quotes, repairJson (text)', 'single_quotes', (t) => repairJson(t), (t) => jsonrepair(t)],
+  ['single_quotes, parseDetailed', 'single_quotes', (t) => parseDetailed(t), libraries.jsonrepair],
+];
+for (const [label, defect, ours, theirs] of proseRows) {
+  const cells = langs.map((lang) => {
+    const ws = Array.from({ length: 20 }, (_, i) => proseDocument(500 + i, lang, defect));
+    const right = ws.filter((w) => correct(libraries['llm-response-sanitizer'], w)).length / ws.length;
+    allOurs.push(right);
+    const [a, b] = rates(
+      [ours, theirs],
+      ws.map((w) => w.text),
+      budgetMs,
+    );
+    return `${fmt(a / b)}×${right < 1 ? ` (${Math.round(right * 100)}% right)` : ''}`;
+  });
+  out(`| ${label} | ${cells.join(' | ')} |`);
 }
 
 // 3. One 1 MB response with every defect mixed, after a think block, in a fence, truncated.

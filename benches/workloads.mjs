@@ -208,6 +208,74 @@ export function document(seed, n, defect, how = 'none', script = 'latin1') {
   return { text, value };
 }
 
+/**
+ * Sentences as models write them, by language: English with typographic punctuation, Chinese and Japanese
+ * (no spaces between words, full-width punctuation), Russian. Strings of prose are long runs of one script,
+ * where the word lists above alternate every few characters.
+ */
+export const PROSE = {
+  en: [
+    'We looked at the module’s structure — and found three “main” problems.',
+    'First, the data’s format isn’t consistent; second, errors are swallowed…',
+    'Users report that loading is noticeably faster: about 2× on average.',
+    'The function returns a list with every result, sorted by score.',
+    'Next release: rework the interface and add unit tests — soon.',
+    'It’s a small change, but it touches ‘core’ paths.',
+  ],
+  zh: [
+    '我们分析了这个模块的结构，发现它有三个主要的问题。',
+    '首先，数据的格式不一致；其次，错误处理不完整。',
+    '建议在下一个版本中重新设计接口，并增加单元测试。',
+    '用户反馈表明，加载速度明显提高了。',
+    '这个函数返回一个包含所有结果的列表，按分数排序。',
+    '改动不大，但涉及“核心”路径。',
+  ],
+  ja: [
+    'このモジュールは入力を解析して、結果を返します。',
+    'エラーが発生した場合は、詳細なメッセージを表示します。',
+    '次のバージョンでは、パフォーマンスが改善される予定です。',
+    'ユーザーの設定は自動的に保存されます。',
+    '変更は小さいですが、「コア」の処理に関わります。',
+  ],
+  ru: [
+    'Мы проанализировали структуру модуля и нашли три основные проблемы.',
+    'Во-первых, формат данных несовместим; во-вторых, обработка ошибок неполная.',
+    'Рекомендуем переработать интерфейс в следующей версии и добавить модульные тесты.',
+    'Отзывы пользователей показывают, что скорость загрузки заметно выросла.',
+    'Изменение небольшое, но затрагивает «основные» пути.',
+  ],
+};
+
+/**
+ * A response of about 1–2 KB whose strings are prose in `lang` (see PROSE): five items of a title, a text
+ * of a few sentences and two tags, serialized with `defect` as `document` does.
+ */
+export function proseDocument(seed, lang, defect) {
+  const r = rng(seed);
+  const list = PROSE[lang];
+  const pick = () => list[Math.floor(r() * list.length)];
+  const join = lang === 'zh' || lang === 'ja' ? '' : ' ';
+  const items = Array.from({ length: 5 }, (_, id) => ({
+    id,
+    title: pick(),
+    text: Array.from({ length: 2 + Math.floor(r() * 3) }, pick).join(join),
+    tags: [pick().slice(0, 6), pick().slice(0, 4)],
+    done: r() < 0.5,
+  }));
+  const sep = defect === 'missing_commas' ? '\n  ' : ',\n  ';
+  const key = defect === 'single_quotes' || defect === 'python_literals' ? "'items'" : '"items"';
+  const text = `{${key}: [\n  ${items.map((it) => serialize(it, defect)).join(sep)}\n]}`;
+  // `expected` rewrites only an entity's `text` for raw line breaks; here titles and tags have spaces too.
+  const broken = (v) => (defect === 'raw_newlines' ? v.replace(/ /g, (m, i) => (i % 3 === 0 ? '\n' : m)) : v);
+  const value = items.map((it) => ({
+    ...it,
+    title: broken(it.title),
+    text: broken(it.text),
+    tags: it.tags.map(broken),
+  }));
+  return { text, value: { items: value } };
+}
+
 /** Strictly valid JSON of about `bytes` bytes. */
 export function validDocument(seed, bytes, script = 'latin1') {
   const r = rng(seed);
