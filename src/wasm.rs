@@ -130,7 +130,7 @@ pub fn input_form(form: u8) {
 fn input_form_now() -> Form {
     match Form::from_code(INPUT_FORM.load(Ordering::Relaxed)) {
         form @ (Form::Latin1 | Form::Utf16) => form,
-        Form::Utf8 | Form::Ascii | Form::Narrow | Form::NarrowAscii => Form::Utf8,
+        Form::Utf8 | Form::Ascii | Form::Narrow | Form::NarrowAscii | Form::Text => Form::Utf8,
     }
 }
 
@@ -161,7 +161,7 @@ fn input_utf8(len: usize) -> usize {
         match form {
             Form::Latin1 => latin1_to_utf8_in_place(b, len.min(size / 2)),
             Form::Utf16 => utf16_to_utf8_in_place(b, len.min(size / 3)),
-            Form::Utf8 | Form::Ascii | Form::Narrow | Form::NarrowAscii => len,
+            Form::Utf8 | Form::Ascii | Form::Narrow | Form::NarrowAscii | Form::Text => len,
         }
     })
 }
@@ -273,7 +273,7 @@ const PANIC_PROBE: &[u8] = b"llm-response-sanitizer: panic probe";
 fn panic_probe(len: usize, input: Form) {
     let probed = with(&INPUT, |b| match input {
         Form::Latin1 => b.get(len..2 * len) == Some(PANIC_PROBE),
-        Form::Utf8 | Form::Ascii | Form::Narrow | Form::NarrowAscii => {
+        Form::Utf8 | Form::Ascii | Form::Narrow | Form::NarrowAscii | Form::Text => {
             b.get(..len) == Some(PANIC_PROBE)
         }
         Form::Utf16 => false,

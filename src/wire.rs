@@ -36,16 +36,22 @@ pub(crate) enum Form {
     /// [`Form::Narrow`] with [`Form::Ascii`] for its Latin-1 side: for a host that decodes UTF-16 and
     /// UTF-8 but not Latin-1 (a browser's `TextDecoder` reads `latin1` as windows-1252).
     NarrowAscii,
+    /// The JSON text itself, exactly, in one byte or two per character: [`Form::Latin1`] when no
+    /// character of it lies beyond U+00FF (no escape is then written), else [`Form::Utf16`]; told apart
+    /// as [`Form::Narrow`]'s are. For a host that returns the text (`repairJson`) and decodes either form
+    /// with one copy, where UTF-8 needs a decoder.
+    Text,
 }
 
 /// The forms by name; a form's code is its index.
-const FORMS: [(&str, Form); 6] = [
+const FORMS: [(&str, Form); 7] = [
     ("utf8", Form::Utf8),
     ("ascii", Form::Ascii),
     ("latin1", Form::Latin1),
     ("utf16", Form::Utf16),
     ("narrow", Form::Narrow),
     ("narrowAscii", Form::NarrowAscii),
+    ("text", Form::Text),
 ];
 
 /// [`Form::Narrow`] writes a result in UTF-16 once at least one byte in this many of its JSON text (as
@@ -70,6 +76,8 @@ impl Form {
         let narrow = match self {
             Form::Narrow => Form::Latin1,
             Form::NarrowAscii => Form::Ascii,
+            Form::Text if count_beyond_latin1(json) == 0 => return Form::Latin1,
+            Form::Text => return Form::Utf16,
             form => return form,
         };
         if count_beyond_latin1(json) * WIDE_ONE_IN >= json.len() && !json.is_empty() {
@@ -132,7 +140,7 @@ pub(crate) fn push_in_form(out: &mut Vec<u8>, json: &[u8], form: Form) {
         Form::Utf8 => out.extend_from_slice(json),
         Form::Utf16 => push_utf16(out, json),
         Form::Ascii | Form::NarrowAscii => push_narrow_json(out, json, false),
-        Form::Latin1 | Form::Narrow => push_narrow_json(out, json, true),
+        Form::Latin1 | Form::Narrow | Form::Text => push_narrow_json(out, json, true),
     }
 }
 
@@ -312,6 +320,20 @@ mod tests {
         assert_eq!(Form::from_code(5), Form::NarrowAscii);
     }
 
+    #[test]
+    fn the_text_form_is_latin1_only_without_a_character_beyond_it() {
+        // Exact text either way: one character beyond U+00FF anywhere makes it UTF-16, never an escape.
+        let decide = |s: &str| Form::Text.for_json(s.as_bytes());
+        assert_eq!(decide(r#"{"a":"café ÿ ©","b":[1,2]}"#), Form::Latin1);
+        assert_eq!(decide(&format!("[\"{}—\"]", "a".repeat(500))), Form::Utf16);
+        assert_eq!(decide("[\"\u{ffff}\"]"), Form::Utf16);
+        assert_eq!(decide(""), Form::Latin1);
+        assert_eq!(Form::from_code(6), Form::Text);
+        let mut out = Vec::new();
+        push_in_form(&mut out, "[\"café ÿ\"]".as_bytes(), decide("[\"café ÿ\"]"));
+        assert_eq!(out, b"[\"caf\xe9 \xff\"]");
+    }
+
     /// A change as the host decodes it: its code, and its text's value.
     type Decoded = (u8, Option<serde_json::Value>);
 
@@ -328,7 +350,7 @@ mod tests {
                     .collect();
                 String::from_utf16(&units).map_err(|e| e.to_string())?
             }
-            Form::Ascii | Form::Latin1 | Form::Narrow | Form::NarrowAscii => {
+            Form::Ascii | Form::Latin1 | Form::Narrow | Form::NarrowAscii | Form::Text => {
                 wire.iter().map(|&b| char::from(b)).collect()
             }
         };
@@ -572,7 +594,7 @@ mod tests {
         assert!(crate::schema::ISSUE_KEYWORDS.contains(&"parse"));
         assert!(v.contains("\"ops\":{\"RESET\":0,"));
         assert!(
-            v.contains("\"forms\":{\"utf8\":0,\"ascii\":1,\"latin1\":2,\"utf16\":3,\"narrow\":4,\"narrowAscii\":5}")
+            v.contains("\"forms\":{\"utf8\":0,\"ascii\":1,\"latin1\":2,\"utf16\":3,\"narrow\":4,\"narrowAscii\":5,\"text\":6}")
         );
     }
 }

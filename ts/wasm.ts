@@ -312,7 +312,7 @@ const WIDE_RESULTS = NodeBuffer !== undefined || utf16Decoder !== undefined;
 let memoryView: ReturnType<NodeBufferClass['from']> | undefined;
 
 /**
- * Whether a result the core wrote in a narrow form (`narrow`, `narrowAscii`) came as UTF-16: the ASCII letter
+ * Whether a result the core wrote in a form it decides (`narrow`, `narrowAscii`, `text`) came as UTF-16: the ASCII letter
  * a result starts with is followed by 0 only then (the core's `Form::Narrow`).
  */
 function cameWide(view: Uint8Array, at: number, len: number): boolean {
@@ -326,10 +326,14 @@ function cameWide(view: Uint8Array, at: number, len: number): boolean {
  */
 function readOutput(len: number, form: number): string {
   const at = outputAddress();
-  if (NodeBuffer !== undefined && (form === FORMS.latin1 || form === FORMS.utf16 || form === FORMS.narrow)) {
+  if (
+    NodeBuffer !== undefined &&
+    (form === FORMS.latin1 || form === FORMS.utf16 || form === FORMS.narrow || form === FORMS.text)
+  ) {
     // A view of all of memory, made again only after the memory grew (the old view then reads as empty).
     if (memoryView === undefined || memoryView.length === 0) memoryView = NodeBuffer.from(exports!.memory.buffer);
-    const wide = form === FORMS.utf16 || (form === FORMS.narrow && cameWide(memoryView, at, len));
+    const wide =
+      form === FORMS.utf16 || ((form === FORMS.narrow || form === FORMS.text) && cameWide(memoryView, at, len));
     return memoryView.toString(wide ? 'utf16le' : 'latin1', at, at + len);
   }
   const bytes = new Uint8Array(exports!.memory.buffer, at, len);
@@ -361,12 +365,14 @@ function outputText(len: number): string | undefined {
  * are few, as typographic punctuation in English (widening a mostly ASCII result costs more than the
  * escapes of a few characters: 0.3–0.6 µs more with one em dash in 2 KB). Browsers get the same choice
  * between UTF-16 and ASCII with escapes (`narrowAscii`): their `TextDecoder` has no Latin-1. The JSON text
- * itself (not `narrow`: `repairJson`, `parseDetailed`) comes as UTF-8, or as UTF-16 after input Node wrote
- * as UTF-16 (one copy into a string, where V8's UTF-8 decoder took most of the time of repairing prose in
- * Chinese or Russian: 0.56 the time, typographic English 0.83–0.88). Call it after `writeInput`.
+ * itself (not `narrow`: `repairJson`, `parseDetailed`) comes exactly: as UTF-16 after input written so
+ * (one copy into a string, where V8's UTF-8 decoder took most of the time of repairing prose in Chinese or
+ * Russian: 0.56 the time, typographic English 0.83–0.88); otherwise in Node as Latin-1 when every character
+ * fits, else UTF-16 (`text`: `repairJson` on Latin-1 text 0.80 the time), elsewhere as UTF-8. Call it
+ * after `writeInput`.
  */
 function narrowForm(narrow: boolean, changes = false): number {
-  if (!narrow) return inputIs === FORMS.utf16 ? FORMS.utf16 : FORMS.utf8;
+  if (!narrow) return inputIs === FORMS.utf16 ? FORMS.utf16 : NodeBuffer !== undefined ? FORMS.text : FORMS.utf8;
   if (NodeBuffer === undefined) return utf16Decoder === undefined ? FORMS.ascii : FORMS.narrowAscii;
   if (inputIs !== FORMS.utf16) return FORMS.latin1;
   return changes ? FORMS.utf16 : FORMS.narrow;

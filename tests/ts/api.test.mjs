@@ -249,6 +249,25 @@ test('JSON text after input beyond Latin-1 comes back exact (UTF-16 from the cor
   );
 });
 
+test('JSON text after Latin-1 input comes back exact, and after a stream whose last chunk was Latin-1', () => {
+  // In Node the core writes the text as Latin-1 when every character fits, else UTF-16 (the `text` form):
+  // a stream's last chunk may be ASCII while its text holds characters beyond Latin-1.
+  for (const s of ['plain', 'déjà vu ÿ « » © \u0001 "q" \\', '\u00ff'.repeat(40)]) {
+    const text = `{'s': ${JSON.stringify(s)}, 'n': [1, 2,], 't': True}`;
+    const json = JSON.stringify({ s, n: [1, 2], t: true });
+    assert.equal(repairJson(text), json, text);
+    assert.equal(parseDetailed(text).json, json, text);
+  }
+  for (const s of ['你好，世界', 'Мы проанализировали', '“quoted” — wait…', '😀 ok', 'é']) {
+    const p = new PartialJsonParser();
+    p.push(`{'s': ${JSON.stringify(s)}, 'n': [1, 2`);
+    p.push(',]}');
+    const d = p.finishDetailed();
+    assert.equal(d.json, JSON.stringify({ s, n: [1, 2] }), s);
+    assert.deepStrictEqual(d.value, { s, n: [1, 2] });
+  }
+});
+
 test('a Latin-1 string read as it is (value only) gives what the UTF-8 route gives, errors included', () => {
   // parseAndRepair reads Latin-1 strings without transcoding; repairJson and parseDetailed take the UTF-8
   // route. Generated texts with accented letters, â/ï/Â (lead bytes of typographic sequences in UTF-8),
