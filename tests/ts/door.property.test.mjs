@@ -89,6 +89,13 @@ const piece = fc.oneof(
     '[Sent 5 min ago]',
   ),
   fc.constantFrom('\ud83d', '\ude80', '🚀', '你好', 'é', '—'),
+  // Words of other scripts long enough to cross the module in runs of eight characters.
+  fc.constantFrom(
+    '我们分析了这个模块的结构，发现',
+    'проанализировали структуру',
+    'モジュールは入力を解析して',
+    'ĀāĂăĄąĆćĈĉ',
+  ),
   fc.string({ maxLength: 6 }),
 );
 const text = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''));
