@@ -179,10 +179,8 @@ function* steps(
   const forbidCoercions = forbiddenRules(options);
   const core = schema.core('extract');
   const read = (skip: number): CoreResult => {
-    const raw = JSON.parse(core.extract(text, p.maxDepth, p.maxInputLength, p.forbid, forbidCoercions, skip)) as Omit<
-      CoreResult,
-      'repairs'
-    > & { candidate: number | null; repairs: number[] };
+    const out = core.extract(text, p.maxDepth, p.maxInputLength, p.forbid, forbidCoercions, skip);
+    const raw = JSON.parse(out.json) as Omit<CoreResult, 'repairs'> & { candidate: number | null };
     const found = raw.candidate !== null;
     const omitted = found && raw.omittedRepairs !== undefined ? { omittedRepairs: raw.omittedRepairs } : {};
     return {
@@ -192,7 +190,7 @@ function* steps(
       issues: raw.issues,
       standardIssues: standardIssues(raw.issues),
       coercions: raw.coercions,
-      repairs: found ? withMessages(raw.repairs) : [],
+      repairs: found ? withMessages(out.repairs) : [],
       span: found ? raw.span : undefined,
       candidate: raw.candidate ?? undefined,
       candidates: raw.candidates,

@@ -201,7 +201,7 @@ function tryStrict(text: string, p: Plan): unknown {
 }
 
 /** What `repairOrThrow` returns for valid input: the caller parses `text` itself. */
-const VALID: RawRepairOk = Object.freeze({ ok: true, valid: true, header: '', json: '' });
+const VALID: RawRepairOk = Object.freeze({ ok: true, valid: true, header: '', json: '', repairs: [] });
 
 /**
  * The core's repair of `text`, after `tryStrict` answered `strict`. A result with `valid` set means the
@@ -259,14 +259,12 @@ export function parseDetailed(text: string, options?: RepairOptions): ParseResul
 
 /** The `ParseResult` of a core repair made with its report. */
 export function reportedResult(r: RawRepairOk): ParseResult {
-  const header = JSON.parse(r.header) as Pick<ParseResult, 'status' | 'span' | 'omittedRepairs'> & {
-    repairs: number[];
-  };
+  const header = JSON.parse(r.header) as Pick<ParseResult, 'status' | 'span' | 'omittedRepairs'>;
   const result = {
     value: JSON.parse(r.json) as unknown,
     json: r.json,
     status: header.status,
-    repairs: withMessages(header.repairs),
+    repairs: withMessages(r.repairs),
     span: header.span,
   };
   return header.omittedRepairs === undefined ? result : { ...result, omittedRepairs: header.omittedRepairs };

@@ -391,6 +391,8 @@ export interface RawRepairOk {
   valid: boolean;
   header: string;
   json: string;
+  /** With a report, its repairs, four numbers each (see {@link withMessages}); otherwise empty. */
+  repairs: number[];
 }
 
 /** A failed repair as decoded from the binding. */
@@ -431,15 +433,40 @@ export function callRepair(
   narrow: boolean,
 ): RawRepairOk | RawRepairErr {
   assertReady();
-  let out: string;
   try {
     const len = writeInput(bounded(text, maxInputLength));
     const form = narrowForm(narrow);
-    out = readOutput(repairText(len, maxDepth, maxInputLength, forbid, assumeInvalid, report, form), form);
+    return readResult(repairText(len, maxDepth, maxInputLength, forbid, assumeInvalid, report, form), form, report);
   } catch (error) {
     throw afterTrap(error);
   }
-  return decodeResult(out);
+}
+
+/**
+ * A repair result the core left in its output buffer (`total` bytes, `form` as asked), decoded: with
+ * `report`, a successful result (`R`) ends with its repairs as numbers ({@link splitRepairs}).
+ */
+function readResult(total: number, form: number, report: boolean): RawRepairOk | RawRepairErr {
+  const reported = report && total > 0 && new Uint8Array(exports!.memory.buffer, outputAddress(), 1)[0] === 82; /* R */
+  const [len, repairs] = reported ? splitRepairs(total) : [total, NO_REPAIRS];
+  return decodeResult(readOutput(len, form), repairs);
+}
+
+const NO_REPAIRS: number[] = [];
+
+/**
+ * The repairs at the end of a result of `total` bytes in the output buffer (the core's `push_repairs`):
+ * four little-endian 32-bit numbers per repair, then their count. Returns the length of the text before
+ * them and the numbers. Read where they lie, with nothing to decode or parse.
+ */
+function splitRepairs(total: number): [number, number[]] {
+  const end = outputAddress() + total;
+  const view = new DataView(exports!.memory.buffer);
+  const count = view.getUint32(end - 4, true);
+  const start = end - 4 - 16 * count;
+  const numbers = new Array<number>(4 * count);
+  for (let i = 0; i < 4 * count; i++) numbers[i] = view.getUint32(start + 4 * i, true);
+  return [total - 4 - 16 * count, numbers];
 }
 
 /** Cleaner options as the core takes them: validated, defaults filled in, tag pairs flattened. */
@@ -575,12 +602,12 @@ export function withMessages(flat: readonly number[]): RepairRecord[] {
   return out;
 }
 
-function decodeResult(out: string): RawRepairOk | RawRepairErr {
+function decodeResult(out: string, repairs: number[]): RawRepairOk | RawRepairErr {
   const tag = out.charCodeAt(0);
   if (tag === 69 /* E */) return { ok: false, error: decodeError(out) };
-  if (tag === 86 /* V */) return { ok: true, valid: true, header: '', json: '' };
+  if (tag === 86 /* V */) return { ok: true, valid: true, header: '', json: '', repairs: NO_REPAIRS };
   const nl = out.indexOf('\n');
-  return { ok: true, valid: false, header: out.slice(1, nl), json: out.slice(nl + 1) };
+  return { ok: true, valid: false, header: out.slice(1, nl), json: out.slice(nl + 1), repairs };
 }
 
 /** A streaming JSON parser in the core (options as for {@link callRepair}). */
@@ -614,7 +641,7 @@ export function newPartialJson(
     push: (chunk) => use(push, chunk),
     finish: (report, narrow) => {
       const form = narrowForm(narrow);
-      return decodeResult(use(() => readOutput(core.finish(report, form), form)));
+      return use(() => readResult(core.finish(report, form), form, report));
     },
     error: () => {
       const e = use(() => outputText(core.error()));
@@ -640,7 +667,10 @@ export interface RawSchemaError {
 export interface CoreSchema {
   /** `{valid, issues}` as JSON text for the value whose JSON text is given. */
   validate(json: string): string;
-  /** The extraction result as JSON text (see `schema::extracted_json`, with `span` and `repairs`). */
+  /**
+   * The extraction result as JSON text (see `schema::extracted_json`, with `span`), and the repairs of the
+   * candidate's text, four numbers each (see {@link withMessages}).
+   */
   extract(
     text: string,
     maxDepth: number,
@@ -648,7 +678,7 @@ export interface CoreSchema {
     forbid: string,
     forbidCoercions: string,
     skip: number,
-  ): string;
+  ): { json: string; repairs: number[] };
   /**
    * The wasm object, for the core's other classes to borrow (`PartialJson.setSchema`). Typed `object`: the
    * binding's own declarations name DOM types, and this interface is in the package's public `.d.ts`.
@@ -691,19 +721,19 @@ export function newSchema(
     },
     extract: (text, maxDepth, maxInputLength, forbid, forbidCoercions, skip) => {
       const schema = current();
-      return enter(
-        () =>
-          outputText(
-            schema.extract(
-              writeInput(bounded(text, maxInputLength)),
-              maxDepth,
-              maxInputLength,
-              forbid,
-              forbidCoercions,
-              skip,
-            ),
-          ) ?? '',
-      );
+      return enter(() => {
+        const total = schema.extract(
+          writeInput(bounded(text, maxInputLength)),
+          maxDepth,
+          maxInputLength,
+          forbid,
+          forbidCoercions,
+          skip,
+        );
+        // The JSON text as `outputText` reads it, then the repairs as a report's.
+        const [len, repairs] = splitRepairs(total);
+        return { json: outputText(len) ?? '', repairs };
+      });
     },
     get raw() {
       return current();
