@@ -80,8 +80,32 @@ pub fn utf16_len(text: &str) -> usize {
 }
 
 #[cfg(test)]
+#[allow(clippy::string_slice)] // a test may panic: it then fails
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Every offset at a character boundary, in any order, against counting the characters before
+        /// it: runs of ASCII long and short (the eight-byte step), line feeds and carriage returns,
+        /// characters of two, three and four bytes.
+        #[test]
+        fn locations_count_utf16_units_lines_and_columns(
+            text in "([a-z ,:\\[\\]{}\"]{0,30}[\n\r\u{e9}\u{4f60}\u{1f600}]?){0,12}",
+            picks in proptest::collection::vec(any::<prop::sample::Index>(), 0..12),
+        ) {
+            let bounds: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+            let offsets: Vec<usize> = picks.iter().map(|p| bounds[p.index(bounds.len())]).collect();
+            let got = locate_all(&text, &offsets);
+            for (&at, l) in offsets.iter().zip(&got) {
+                let before = &text[..at];
+                let index = before.encode_utf16().count();
+                let line_start = before.rfind('\n').map_or(0, |k| text[..=k].encode_utf16().count());
+                let want = Location { index, line: 1 + before.matches('\n').count(), column: index - line_start + 1 };
+                prop_assert_eq!(*l, want, "offset {} of {:?}", at, text);
+            }
+        }
+    }
 
     #[test]
     fn ascii_offsets_are_indices() {
