@@ -3,8 +3,9 @@
 //! Results cross as one string so that the host's `JSON.parse` builds every object (prototype-safe and
 //! fast): `R<header>\n<json>` on success, `E<error>` on failure, where `<header>` and `<error>` are JSON
 //! objects on one line, in ASCII. Repair results are left in an output buffer that the host decodes in
-//! place; a report's repairs follow the text there as numbers (see `push_repairs`). Positions are converted here from byte offsets to UTF-16 indices with 1-based
-//! line and column (see [`crate::position`]).
+//! place; a report's repairs follow the text there as numbers (see `push_repairs`). Positions are
+//! converted here from byte offsets to UTF-16 indices with 1-based line and column (see
+//! [`crate::position`]).
 
 use crate::encoding::{latin1_to_utf8_in_place, push_utf16, utf16_to_utf8_in_place};
 use crate::position::{locate_all, Location};
@@ -688,7 +689,7 @@ impl JsSchema {
             forbid_coercions: RuleSet::from_codes(forbid_coercions),
             skip,
         };
-        let json = with_input(len, |text| {
+        let (json, numbers) = with_input(len, |text| {
             let out = schema::extract(text, schema, &options);
             // Positions of repairs and span, converted to UTF-16 for the host.
             let mut report = String::new();
@@ -702,8 +703,8 @@ impl JsSchema {
         });
         // The JSON text as `output_text` writes it, then the repairs as a report's.
         write_output(|b| {
-            push_text(b, &json.0);
-            push_repairs(b, &json.1);
+            push_text(b, &json);
+            push_repairs(b, &numbers);
         }) as u32
     }
 }

@@ -312,8 +312,8 @@ const WIDE_RESULTS = NodeBuffer !== undefined || utf16Decoder !== undefined;
 let memoryView: ReturnType<NodeBufferClass['from']> | undefined;
 
 /**
- * Whether a result the core wrote in a form it decides (`narrow`, `narrowAscii`, `text`) came as UTF-16: the ASCII letter
- * a result starts with is followed by 0 only then (the core's `Form::Narrow`).
+ * Whether a result the core wrote in a form it decides (`narrow`, `narrowAscii`, `text`) came as UTF-16:
+ * the ASCII letter a result starts with is followed by 0 only then (the core's `Form::Narrow`).
  */
 function cameWide(view: Uint8Array, at: number, len: number): boolean {
   return len >= 2 && view[at + 1] === 0;
