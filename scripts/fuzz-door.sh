@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The long mode of the npm API's property suite (tests/ts/door.property.test.mjs): runs it again and again,
+# The long mode of the npm API's property suites (tests/ts/door.property.test.mjs, and its core properties
+# through the browser door, tests/ts/door-browser.property.test.mjs): runs them again and again,
 # each time with new random seeds and FUZZ_RUNS runs per property, until MINUTES have passed or a property
 # fails (fast-check then prints the counterexample and the seed to replay it).
 #   bash scripts/fuzz-door.sh [MINUTES] [RUNS_PER_ROUND] [ENTRY]     (defaults: 60, 50,000, every entry point)
@@ -17,7 +18,8 @@ end=$(( $(date +%s) + minutes * 60 ))
 round=0
 while [ "$(date +%s)" -lt "$end" ]; do
   round=$((round + 1))
-  if ! FUZZ_RUNS=$runs node --test "${pattern[@]}" tests/ts/door.property.test.mjs > /tmp/fuzz-door.$$.log 2>&1; then
+  if ! FUZZ_RUNS=$runs node --test "${pattern[@]}" tests/ts/door.property.test.mjs tests/ts/door-browser.property.test.mjs \
+    > /tmp/fuzz-door.$$.log 2>&1; then
     cat /tmp/fuzz-door.$$.log
     echo "fuzz-door: round $round failed" >&2
     exit 1

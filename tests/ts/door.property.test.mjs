@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { cutAt, mentionsReasoning } from './fixtures.mjs';
+import { mentionsReasoning } from './fixtures.mjs';
+import { cutAt, piece, text, chunked } from './door-text.mjs';
 import {
   PartialJsonParser,
   StreamCleaner,
@@ -21,88 +22,6 @@ import {
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
 
-/** Pieces models and attackers write: JSON tokens, repairs' triggers, tags, fences, control and astral characters, lone surrogates. */
-const piece = fc.oneof(
-  fc.constantFrom(
-    '{',
-    '}',
-    '[',
-    ']',
-    ',',
-    ':',
-    '"',
-    "'",
-    '“',
-    '”',
-    '：',
-    '，',
-    '\\',
-    '\\u',
-    '\\"',
-    ' ',
-    '\n',
-    '\t',
-    '\r',
-    '\u0000',
-    '\u0011',
-    '\u000b',
-    '\u00a0',
-    '\u200b',
-    '\ufeff',
-  ),
-  fc.constantFrom(
-    'true',
-    'Tru',
-    'None',
-    'NaN',
-    '-',
-    '1e',
-    '0.5',
-    '1,000',
-    '02134',
-    'undefined',
-    '...',
-    '…',
-    '//',
-    '/*',
-    '*/',
-    '#',
-    '+',
-    '$id',
-    '__proto__',
-    'F(',
-    'ObjectId("',
-  ),
-  fc.constantFrom(
-    '<think>',
-    '</think>',
-    '<THINKING>',
-    '</reasoning>',
-    '[THINK]',
-    '[/THINK]',
-    '```json\n',
-    '```',
-    '~~~',
-    '<|im_start|>assistant',
-    '[TOOL_CALLS]',
-    'Assistant:',
-    '[Sent 5 min ago]',
-  ),
-  fc.constantFrom('\ud83d', '\ude80', '🚀', '你好', 'é', '—'),
-  // Words of other scripts long enough to cross the module in runs of eight characters.
-  fc.constantFrom(
-    '我们分析了这个模块的结构，发现',
-    'проанализировали структуру',
-    'モジュールは入力を解析して',
-    'ĀāĂăĄąĆćĈĉ',
-  ),
-  fc.string({ maxLength: 6 }),
-);
-const text = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''));
-/** A text and the places to cut it (UTF-16 indices, so surrogate pairs get split too). */
-const chunked = text.chain((t) =>
-  fc.tuple(fc.constant(t), fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, t.length - 1) }), { maxLength: 12 })),
-);
 /**
  * The same as UTF-8 bytes cut at those places (inside multi-byte characters too), with the text the bytes
  * decode to (lone surrogates become U+FFFD). A text that starts like server-sent events is left out: the
@@ -178,7 +97,8 @@ test('parseAndRepair, repairJson and parseDetailed agree on every text, whatever
     fc.property(text, (t) => {
       // In Node, parseAndRepair's value after text beyond Latin-1 comes back as UTF-16 when dense in such
       // characters and as Latin-1 with escapes otherwise, after Latin-1 text as Latin-1; repairJson's and
-      // parseDetailed's as UTF-8: one value, or one error.
+      // parseDetailed's text as UTF-16 after text beyond Latin-1, else as Latin-1 or UTF-16 as it fits, and
+      // parseDetailed's repairs as numbers read from memory: one value, or one error.
       const want = outcome(() => parseAndRepair(t));
       assert.equal(
         outcome(() => JSON.parse(repairJson(t))),

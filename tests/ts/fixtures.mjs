@@ -23,21 +23,8 @@ export function repairFixtures() {
     });
 }
 
-/**
- * `seq` (a string or bytes) cut at `cuts` (in any order, clamped to its length). A repeated cut, or one at either
- * end, leaves an empty chunk: streams must take those too.
- */
-export function cutAt(seq, cuts) {
-  const at = cuts.map((c) => Math.min(c, seq.length)).sort((a, b) => a - b);
-  const out = [];
-  let last = 0;
-  for (const c of at) {
-    out.push(seq.slice(last, c));
-    last = c;
-  }
-  out.push(seq.slice(last));
-  return out;
-}
+// Cutting text into chunks, shared with the files that must not import the package.
+export { cutAt } from './door-text.mjs';
 
 /** Whether `t` holds a reasoning tag the locator knows: a stream's JSON may move when its closing tag arrives. */
 export function mentionsReasoning(t) {

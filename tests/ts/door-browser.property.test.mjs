@@ -1,0 +1,84 @@
+// The npm API's core properties through the browser door (no `Buffer`: input as UTF-8, or copied by a loop as
+// Latin-1 or UTF-16 when short; results as UTF-8, ASCII with escapes, or UTF-16 read by `TextDecoder`), run
+// here in Node with `Buffer` hidden while the door loads, on the same generated text as door.property.test.mjs.
+// FUZZ_RUNS raises the budget, as there (scripts/fuzz-door.sh runs this file too).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { cutAt, text, chunked } from './door-text.mjs';
+
+const saved = globalThis.Buffer;
+delete globalThis.Buffer;
+const api = await import('../../dist/browser.js');
+globalThis.Buffer = saved;
+await api.init(readFileSync(new URL('../../pkg/llm_response_sanitizer_bg.wasm', import.meta.url)));
+const { parseAndRepair, repairJson, parseDetailed, PartialJsonParser, StreamCleaner, clean, JsonRepairError } = api;
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
+
+/** The outcome of a call: the value as JSON text, or the error's kind. A non-typed error fails the property. */
+function outcome(fn) {
+  try {
+    return JSON.stringify(fn());
+  } catch (e) {
+    if (!(e instanceof JsonRepairError)) throw e;
+    return `error ${e.kind}`;
+  }
+}
+
+test('browser door: parseAndRepair, repairJson, parseDetailed and any chunking of PartialJsonParser agree', () => {
+  fc.assert(
+    fc.property(chunked, ([t, cuts]) => {
+      const want = outcome(() => parseAndRepair(t));
+      assert.equal(
+        outcome(() => JSON.parse(repairJson(t))),
+        want,
+      );
+      const detailed = outcome(() => parseDetailed(t));
+      assert.equal(detailed.startsWith('error') ? detailed : JSON.stringify(JSON.parse(detailed).value), want);
+      const p = new PartialJsonParser();
+      const got = outcome(() => {
+        for (const c of cutAt(t, cuts)) p.push(c);
+        return p.finishDetailed().value;
+      });
+      p.free();
+      assert.equal(got, want);
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test('browser door: any chunking of StreamCleaner equals clean()', () => {
+  fc.assert(
+    fc.property(chunked, ([t, cuts]) => {
+      const s = new StreamCleaner();
+      const streamed =
+        cutAt(t, cuts)
+          .map((c) => s.push(c))
+          .join('') + s.finish();
+      assert.equal(streamed, clean(t));
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test('browser door: short texts (copied by a loop, as UTF-16 beyond Latin-1) give one value through every one-shot call', () => {
+  fc.assert(
+    fc.property(text, (t) => {
+      // Pieces of up to 24 units, each through every one-shot call: the loop's UTF-16 copy and the text
+      // results after it.
+      for (let i = 0; i < t.length; i += 24) {
+        const part = t.slice(i, i + 24);
+        const want = outcome(() => parseAndRepair(part));
+        assert.equal(
+          outcome(() => JSON.parse(repairJson(part))),
+          want,
+        );
+        const detailed = outcome(() => parseDetailed(part));
+        assert.equal(detailed.startsWith('error') ? detailed : JSON.stringify(JSON.parse(detailed).value), want);
+      }
+    }),
+    { numRuns: RUNS },
+  );
+});
