@@ -345,10 +345,10 @@ pub(crate) fn push_utf16(out: &mut Vec<u8>, text: &[u8]) {
 /// up to eight of them, into UTF-16LE units at the start of `dst` (which has room for sixteen bytes);
 /// returns how many and their length. A run is taken only when two more characters of the same length
 /// follow the first (a lone accented letter or dash, or a two-letter word, costs less one character at a
-/// time), and it ends
-/// before the first sequence that is not a valid one of that length (continuation bytes, overlong forms,
-/// surrogates): that one is left to [`utf8_char`]. In wasm, eight characters a step in vectors; the units
-/// past the run's end are garbage the next writes go over (`push_utf16`'s room allows it).
+/// time), and it ends before the first sequence that is not a valid one of that length (continuation
+/// bytes, overlong forms, surrogates): that one is left to [`utf8_char`]. In wasm, eight characters a
+/// step in vectors; the units past the run's end are garbage the next writes go over (`push_utf16`'s
+/// room allows it).
 #[inline(always)]
 fn utf8_run(text: &[u8], i: usize, dst: &mut [u8]) -> (usize, usize) {
     // After a run of eight, `i` may be the text's end.

@@ -2,30 +2,16 @@
 // Latin-1 or UTF-16 when short; results as UTF-8, ASCII with escapes, or UTF-16 read by `TextDecoder`), run
 // here in Node with `Buffer` hidden while the door loads, on the same generated text as door.property.test.mjs.
 // FUZZ_RUNS raises the budget, as there (scripts/fuzz-door.sh runs this file too).
+import api from './browser-door.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { cutAt, text, chunked } from './door-text.mjs';
+import { cutAt, text, chunked, outcomeWith } from './door-text.mjs';
 
-const saved = globalThis.Buffer;
-delete globalThis.Buffer;
-const api = await import('../../dist/browser.js');
-globalThis.Buffer = saved;
-await api.init(readFileSync(new URL('../../pkg/llm_response_sanitizer_bg.wasm', import.meta.url)));
 const { parseAndRepair, repairJson, parseDetailed, PartialJsonParser, StreamCleaner, clean, JsonRepairError } = api;
+const outcome = outcomeWith(JsonRepairError);
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
-
-/** The outcome of a call: the value as JSON text, or the error's kind. A non-typed error fails the property. */
-function outcome(fn) {
-  try {
-    return JSON.stringify(fn());
-  } catch (e) {
-    if (!(e instanceof JsonRepairError)) throw e;
-    return `error ${e.kind}`;
-  }
-}
 
 test('browser door: parseAndRepair, repairJson, parseDetailed and any chunking of PartialJsonParser agree', () => {
   fc.assert(

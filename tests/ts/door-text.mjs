@@ -19,6 +19,21 @@ export function cutAt(seq, cuts) {
   return out;
 }
 
+/**
+ * A call's outcome, for comparing two calls: its value as JSON text, or the kind of the `typed` error (the
+ * package's `JsonRepairError`) it threw; any other error fails the property.
+ */
+export function outcomeWith(typed) {
+  return (fn) => {
+    try {
+      return JSON.stringify(fn());
+    } catch (e) {
+      if (!(e instanceof typed)) throw e;
+      return `error ${e.kind}`;
+    }
+  };
+}
+
 /** Pieces models and attackers write: JSON tokens, repairs' triggers, tags, fences, control and astral characters, lone surrogates. */
 export const piece = fc.oneof(
   fc.constantFrom(

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { mentionsReasoning } from './fixtures.mjs';
-import { cutAt, piece, text, chunked } from './door-text.mjs';
+import { cutAt, piece, text, chunked, outcomeWith } from './door-text.mjs';
 import {
   PartialJsonParser,
   StreamCleaner,
@@ -35,14 +35,7 @@ const byteChunked = chunked
   .filter(({ decoded }) => !/^\ufeff?[\t\n\r ]*(data|event):/.test(decoded));
 
 /** The one-shot outcome: the value as JSON text, or the error's kind. A non-typed error fails the property. */
-function outcome(fn) {
-  try {
-    return JSON.stringify(fn());
-  } catch (e) {
-    if (!(e instanceof JsonRepairError)) throw e;
-    return `error ${e.kind}`;
-  }
-}
+const outcome = outcomeWith(JsonRepairError);
 
 /** The last value of a stream of partial updates, as {@link outcome} gives a one-shot call's. */
 async function lastOutcome(updates) {

@@ -1,17 +1,13 @@
 // The door where there is no `Buffer` (browsers, Deno without Node's globals): input crosses as UTF-8 (short
 // strings, copied by a loop, as Latin-1 or UTF-16) and results as UTF-8, ASCII with escapes, or UTF-16 (a
-// value dense in characters beyond Latin-1; text after input written as UTF-16), read with `TextDecoder`. Run here in Node with `Buffer` hidden while the door loads (it looks once); the same forms
-// run in Chromium in the packed-tarball tests.
+// value dense in characters beyond Latin-1; text after input written as UTF-16), read with `TextDecoder`.
+// Run here in Node with `Buffer` hidden while the door loads (browser-door.mjs); the same forms run in
+// Chromium in the packed-tarball tests.
+import api from './browser-door.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
-const saved = globalThis.Buffer;
-delete globalThis.Buffer;
-const api = await import('../../dist/browser.js');
-globalThis.Buffer = saved;
-await api.init(readFileSync(new URL('../../pkg/llm_response_sanitizer_bg.wasm', import.meta.url)));
 const { parseAndRepair, repairJson, parseDetailed, PartialJsonParser, JsonRepairError, clean, StreamCleaner } = api;
 
 test('values of every script come back whole without Buffer, dense ones as UTF-16', () => {
