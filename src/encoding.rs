@@ -355,6 +355,14 @@ pub fn utf8_to_utf16(bytes: &[u8]) -> Vec<u16> {
         .collect()
 }
 
+/// UTF-8 JSON text in a narrow form as results cross to the host (`\u` escapes beyond ASCII, or beyond
+/// Latin-1 with `latin1`): for tests of its vector step under wasm. Not part of the crate's API.
+pub fn narrow_json(json: &[u8], latin1: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    push_narrow_json(&mut out, json, latin1);
+    out
+}
+
 /// The low byte of each of the four UTF-16 units in `w`, packed into its low four bytes.
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]

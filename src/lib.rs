@@ -70,5 +70,5 @@ pub use wire::vocabulary;
 /// The binding layer's transcoders, for the wasm tests of their vector steps; not part of the API.
 #[doc(hidden)]
 pub mod transcoders {
-    pub use crate::encoding::{utf16_to_utf8, utf8_to_utf16};
+    pub use crate::encoding::{narrow_json, utf16_to_utf8, utf8_to_utf16};
 }

@@ -253,11 +253,26 @@ pub fn utf16_of_bytes(bytes: &[u8]) -> Vec<u16> {
     out
 }
 
+/// The narrow forms of UTF-8 `bytes` as the binding writes them, read from [`utf16_of_bytes`]: ASCII
+/// (and with `latin1` every unit up to U+00FF) as one byte, every other unit as a `\u` escape.
+fn narrow_of_bytes(bytes: &[u8], latin1: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    for u in utf16_of_bytes(bytes) {
+        if u < 0x80 || latin1 && u <= 0xff {
+            out.push(u as u8);
+        } else {
+            out.extend_from_slice(format!("\\u{u:04x}").as_bytes());
+        }
+    }
+    out
+}
+
 /// The binding's transcoders on the text of `runs` and `dots` ASCII units after them (so that runs end at
 /// every distance from the end), both ways, against the standard library; then the UTF-8 with each of
-/// `breaks` (a place, a piece of [`BROKEN`]) inserted, against [`utf16_of_bytes`].
+/// `breaks` (a place, a piece of [`BROKEN`]) inserted, against [`utf16_of_bytes`]; the narrow forms of
+/// both against [`narrow_of_bytes`].
 pub fn check_transcoders(runs: &[Run], dots: usize, breaks: &[(usize, usize)]) {
-    use llm_response_sanitizer::transcoders::{utf16_to_utf8, utf8_to_utf16};
+    use llm_response_sanitizer::transcoders::{narrow_json, utf16_to_utf8, utf8_to_utf16};
     let mut units = Vec::new();
     for (k, run) in runs.iter().enumerate() {
         let pool = CLASSES[run.class % CLASSES.len()];
@@ -284,9 +299,23 @@ pub fn check_transcoders(runs: &[Run], dots: usize, breaks: &[(usize, usize)]) {
         "{text:?}"
     );
     let mut bytes = text.into_bytes();
+    for latin1 in [false, true] {
+        assert_eq!(
+            narrow_json(&bytes, latin1),
+            narrow_of_bytes(&bytes, latin1),
+            "{bytes:x?}"
+        );
+    }
     for &(at, piece) in breaks {
         let at = at % (bytes.len() + 1);
         bytes.splice(at..at, BROKEN[piece % BROKEN.len()].iter().copied());
     }
     assert_eq!(utf8_to_utf16(&bytes), utf16_of_bytes(&bytes), "{bytes:x?}");
+    for latin1 in [false, true] {
+        assert_eq!(
+            narrow_json(&bytes, latin1),
+            narrow_of_bytes(&bytes, latin1),
+            "{bytes:x?}"
+        );
+    }
 }

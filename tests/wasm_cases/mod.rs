@@ -94,11 +94,11 @@ fn tags_and_fences_at_every_offset_under_wasm() {
     }
 }
 
-/// The transcoders take words of other scripts eight characters a step with wasm's vector instructions
-/// (natively one at a time; `tests/properties.rs` checks that loop): runs of characters of every UTF-8
-/// length, the edges of each range among them, at every distance from the end of the text, with lone
-/// surrogates, and UTF-8 broken inside runs (continuation bytes missing, overlong forms, surrogates),
-/// against the standard library.
+/// The transcoders take words of other scripts eight characters a step, and ASCII sixteen, with wasm's
+/// vector instructions (natively one at a time and in words; `tests/properties.rs` checks those loops):
+/// runs of characters of every UTF-8 length, the edges of each range among them, at every distance from
+/// the end of the text, with lone surrogates, and UTF-8 broken inside runs (continuation bytes missing,
+/// overlong forms, surrogates), against the standard library; the narrow forms of results too.
 #[wasm_bindgen_test]
 fn transcoders_take_runs_of_other_scripts_as_the_standard_library_does() {
     use super::common::{check_transcoders, Run};
