@@ -79,8 +79,9 @@ fn typographic_is_content(s: &[u8], k: usize, end: usize) -> bool {
 /// general parser copies verbatim: only valid escapes, no quote but content or the string's own closer
 /// (the quote rule is the general steps' [`closer_len`]), no `"` that would need escaping in a
 /// single-quoted string, and raw control characters only with `controls`. `None` when the content holds
-/// anything else or the input ends first.
-#[inline]
+/// anything else or the input ends first. Inlined into both callers: a call per string cost 1–4% of
+/// whole repairs (its prologue and spills), for about 300 bytes of module gzipped.
+#[inline(always)]
 fn scan_content(
     s: &[u8],
     mut i: usize,
