@@ -30,8 +30,9 @@ mod prelude {
     pub use alloc::borrow::ToOwned;
     pub use alloc::boxed::Box;
     pub use alloc::string::{String, ToString};
+    pub use alloc::vec;
     pub use alloc::vec::Vec;
-    pub use alloc::{format, vec};
+    pub use llm_response_sanitizer_schema::cat;
 }
 
 // The host's string forms are transcoded only by the binding layer (and tested natively).

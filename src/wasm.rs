@@ -22,9 +22,9 @@ use crate::{
     CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairOptions, RepairSet,
     Repaired, Status, ThinkTag,
 };
-use core::fmt::Write as _;
 use core::ops::Range;
 use core::sync::atomic::{AtomicU8, Ordering};
+use llm_response_sanitizer_schema::cat_into;
 use wasm_bindgen::prelude::*;
 
 /// The allocator: talc's, which grows linear memory on demand like the default dlmalloc but is smaller
@@ -174,10 +174,14 @@ fn push_json_str(out: &mut String, s: &str) {
 }
 
 fn push_location(out: &mut String, l: Location) {
-    let _ = write!(
+    cat_into!(
         out,
-        "\"position\":{},\"line\":{},\"column\":{}",
-        l.index, l.line, l.column
+        "\"position\":",
+        l.index,
+        ",\"line\":",
+        l.line,
+        ",\"column\":",
+        l.column
     );
 }
 
@@ -195,7 +199,7 @@ fn error_string(e: &Error) -> String {
             push_json_str(&mut out, repair.code());
         }
         ErrorKind::DepthLimitExceeded { limit } | ErrorKind::InputLimitExceeded { limit } => {
-            let _ = write!(out, ",\"limit\":{limit}");
+            cat_into!(&mut out, ",\"limit\":", limit);
         }
         _ => {}
     }
@@ -411,14 +415,16 @@ fn push_report(s: &mut String, text: &str, all: &[Repair], span: &Range<usize>) 
     offsets.push(span.end);
     let locs = locate_all(text, &offsets);
     let n = repairs.len();
-    let _ = write!(
+    cat_into!(
         s,
-        "\"span\":{{\"start\":{},\"end\":{}}}",
+        "\"span\":{\"start\":",
         locs[0].index,
-        locs[n + 1].index
+        ",\"end\":",
+        locs[n + 1].index,
+        "}"
     );
     if all.len() > n {
-        let _ = write!(s, ",\"omittedRepairs\":{}", all.len() - n);
+        cat_into!(s, ",\"omittedRepairs\":", all.len() - n);
     }
     // The message is composed on the TypeScript side, from the kind's description.
     let number = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);

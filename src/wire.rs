@@ -202,7 +202,7 @@ pub(crate) fn validation_json(issues: &[Issue]) -> String {
 /// (JSON text, `"a":1,"b":2`) last: the binding adds the repairs and span, whose positions need the text.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
 pub(crate) fn extracted_json(x: &Extracted, members: &str) -> String {
-    let mut s = format!("{{\"ok\":{},\"value\":", x.ok());
+    let mut s = cat!("{\"ok\":", x.ok(), ",\"value\":");
     match &x.value {
         Some(v) => s.push_str(&v.to_json()),
         None => s.push_str("null"),
@@ -212,10 +212,10 @@ pub(crate) fn extracted_json(x: &Extracted, members: &str) -> String {
     s.push_str(",\"coercions\":");
     s.push_str(&Value::Array(x.coercions.iter().map(Coercion::to_value).collect()).to_json());
     match x.candidate {
-        Some(i) => s.push_str(&format!(",\"candidate\":{i}")),
+        Some(i) => s.push_str(&cat!(",\"candidate\":", i)),
         None => s.push_str(",\"candidate\":null"),
     }
-    s.push_str(&format!(",\"candidates\":{}", x.candidates));
+    s.push_str(&cat!(",\"candidates\":", x.candidates));
     if !members.is_empty() {
         s.push(',');
         s.push_str(members);
@@ -232,11 +232,14 @@ pub fn vocabulary() -> String {
     let kinds: Vec<String> = RepairKind::ALL
         .iter()
         .map(|k| {
-            format!(
-                "{{\"kind\":{},\"class\":{},\"description\":{}}}",
+            cat!(
+                "{\"kind\":",
                 json_string(k.code()),
+                ",\"class\":",
                 json_string(k.class().code()),
-                json_string(k.describe())
+                ",\"description\":",
+                json_string(k.describe()),
+                "}"
             )
         })
         .collect();
@@ -250,14 +253,14 @@ pub fn vocabulary() -> String {
         .collect();
     let tags: Vec<String> = REASONING_TAGS
         .iter()
-        .map(|(open, close)| format!("[{},{}]", json_string(open), json_string(close)))
+        .map(|(open, close)| cat!("[", json_string(open), ",", json_string(close), "]"))
         .collect();
     let table = |entries: Vec<(&str, usize)>| {
         let inner: Vec<String> = entries
             .iter()
-            .map(|(k, n)| format!("\"{k}\":{n}"))
+            .map(|(k, n)| cat!("\"", k, "\":", n))
             .collect();
-        format!("{{{}}}", inner.join(","))
+        cat!("{", inner.join(","), "}")
     };
     let flags = table(
         CLEAN_FLAGS
@@ -267,13 +270,26 @@ pub fn vocabulary() -> String {
     );
     let ops = table(CHANGES.iter().enumerate().map(|(i, &k)| (k, i)).collect());
     let forms = table(FORMS.iter().enumerate().map(|(i, f)| (f.0, i)).collect());
-    format!(
-        "{{\"repairKinds\":[{}],\"repairClasses\":[{}],\"issueKeywords\":[{}],\"reasoningTags\":[{}],\"defaultMaxDepth\":{DEFAULT_MAX_DEPTH},\
-         \"reportMax\":{REPORT_MAX},\"cleanFlags\":{flags},\"ops\":{ops},\"forms\":{forms}}}",
+    cat!(
+        "{\"repairKinds\":[",
         kinds.join(","),
+        "],\"repairClasses\":[",
         classes.join(","),
+        "],\"issueKeywords\":[",
         keywords.join(","),
-        tags.join(",")
+        "],\"reasoningTags\":[",
+        tags.join(","),
+        "],\"defaultMaxDepth\":",
+        DEFAULT_MAX_DEPTH,
+        ",\"reportMax\":",
+        REPORT_MAX,
+        ",\"cleanFlags\":",
+        flags,
+        ",\"ops\":",
+        ops,
+        ",\"forms\":",
+        forms,
+        "}"
     )
 }
 

@@ -138,7 +138,7 @@ pub fn extract(text: &str, schema: &Schema, options: &ExtractOptions) -> Extract
     }
     first.unwrap_or_else(|| {
         let message = match first_error {
-            Some(e) => format!("no candidate could be read: {e}"),
+            Some(e) => cat!("no candidate could be read: ", e.message()),
             None => "no JSON value found in the text".to_string(),
         };
         Extracted {

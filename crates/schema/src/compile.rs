@@ -102,7 +102,7 @@ impl SchemaError {
 
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (at {})", self.message, self.schema_path)
+        f.write_str(&cat!(self.message, " (at ", self.schema_path, ")"))
     }
 }
 
@@ -233,7 +233,7 @@ struct Loc {
 impl Loc {
     /// The key of `pointer` in document `doc`, for the maps.
     fn key_of(doc: usize, pointer: &str) -> String {
-        format!("{doc}:{pointer}")
+        cat!(doc, ":", pointer)
     }
 
     fn key(&self) -> String {
@@ -429,7 +429,7 @@ impl<'o> Compiler<'o> {
             let r = r.as_str().ok_or_else(|| {
                 invalid(
                     "invalid_schema",
-                    format!("{key} must be a string"),
+                    cat!(key, " must be a string"),
                     &kw_at(key),
                 )
             })?;
@@ -460,7 +460,7 @@ impl<'o> Compiler<'o> {
                 Some(Value::Number(n)) => Ok(Some(n.clone())),
                 Some(_) => Err(invalid(
                     "invalid_schema",
-                    format!("{k} must be a number"),
+                    cat!(k, " must be a number"),
                     &kw_at(k),
                 )),
             }
@@ -471,7 +471,7 @@ impl<'o> Compiler<'o> {
                 Some(Value::Number(n)) if n.to_count().is_some() => Ok(n.to_count()),
                 Some(_) => Err(invalid(
                     "invalid_schema",
-                    format!("{k} must be a non-negative integer"),
+                    cat!(k, " must be a non-negative integer"),
                     &kw_at(k),
                 )),
             }
@@ -482,17 +482,13 @@ impl<'o> Compiler<'o> {
                     .iter()
                     .map(|i| {
                         i.as_str().map(str::to_string).ok_or_else(|| {
-                            invalid(
-                                "invalid_schema",
-                                format!("{k} must list strings"),
-                                &kw_at(k),
-                            )
+                            invalid("invalid_schema", cat!(k, " must list strings"), &kw_at(k))
                         })
                     })
                     .collect(),
                 _ => Err(invalid(
                     "invalid_schema",
-                    format!("{k} must be an array of strings"),
+                    cat!(k, " must be an array of strings"),
                     &kw_at(k),
                 )),
             }
@@ -511,7 +507,7 @@ impl<'o> Compiler<'o> {
                         None => {
                             return Err(invalid(
                                 "invalid_schema",
-                                format!("type: unknown type {}", n.to_json()),
+                                cat!("type: unknown type ", n.to_json()),
                                 &kw_at("type"),
                             ))
                         }
@@ -545,8 +541,10 @@ impl<'o> Compiler<'o> {
                 if m.significant_digits() > MAX_DIVISOR_DIGITS {
                     return Err(invalid(
                         "unsupported",
-                        format!(
-                            "multipleOf may have at most {MAX_DIVISOR_DIGITS} significant digits"
+                        cat!(
+                            "multipleOf may have at most ",
+                            MAX_DIVISOR_DIGITS,
+                            " significant digits"
                         ),
                         &kw_at("multipleOf"),
                     ));
@@ -648,7 +646,7 @@ impl<'o> Compiler<'o> {
             let Value::Array(items) = list else {
                 return Err(invalid(
                     "invalid_schema",
-                    format!("{k} must be an array of schemas"),
+                    cat!(k, " must be an array of schemas"),
                     &kw_at(k),
                 ));
             };
@@ -724,7 +722,7 @@ impl<'o> Compiler<'o> {
                     _ => {
                         return Err(invalid(
                             "invalid_schema",
-                            format!("{dependents} values must be schemas"),
+                            cat!(dependents, " values must be schemas"),
                             &kw_at(dependents),
                         ))
                     }
@@ -808,7 +806,7 @@ impl<'o> Compiler<'o> {
             Some(_) => Ok(()),
             None => Err(invalid(
                 "invalid_pattern",
-                format!("'{p}' is not a valid ECMAScript regular expression"),
+                cat!("'", p, "' is not a valid ECMAScript regular expression"),
                 at,
             )),
         }

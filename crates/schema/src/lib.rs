@@ -16,11 +16,12 @@ extern crate alloc;
 
 /// What the standard prelude would bring: every module imports it.
 mod prelude {
+    pub use crate::cat;
     pub use alloc::borrow::ToOwned;
     pub use alloc::boxed::Box;
     pub use alloc::string::{String, ToString};
+    pub use alloc::vec;
     pub use alloc::vec::Vec;
-    pub use alloc::{format, vec};
 }
 use prelude::*;
 
@@ -31,6 +32,8 @@ mod map;
 mod number;
 mod order;
 mod place;
+#[doc(hidden)]
+pub mod text;
 mod uri;
 mod validate;
 mod value;
@@ -167,7 +170,7 @@ impl Schema {
             Err(_) => vec![Issue {
                 path: String::new(),
                 keyword: "depth",
-                message: format!("the value nests deeper than {max_depth} levels"),
+                message: cat!("the value nests deeper than ", max_depth, " levels"),
                 schema_path: "#".into(),
                 params: Value::Object(Vec::new()),
             }],

@@ -318,7 +318,7 @@ fn decode(escaped: &[u8]) -> String {
     if !escaped.contains(&b'\\') {
         return text.to_owned();
     }
-    match &Value::parse(&format!("\"{text}\""), 1) {
+    match &Value::parse(&cat!("\"", text, "\""), 1) {
         Ok(Value::String(s)) => s.clone(),
         _ => text.to_owned(),
     }

@@ -78,7 +78,7 @@ fn remove_dots(path: &str) -> String {
     }
     let joined = crate::join(out, "/");
     if absolute && !joined.starts_with('/') {
-        format!("/{joined}")
+        cat!("/", joined)
     } else {
         joined
     }
@@ -109,11 +109,11 @@ pub fn resolve(base: &str, reference: &str) -> String {
                 path = if r.path.starts_with('/') {
                     remove_dots(r.path)
                 } else if b.authority.is_some() && b.path.is_empty() {
-                    remove_dots(&format!("/{}", r.path))
+                    remove_dots(&cat!("/", r.path))
                 } else {
                     // The base path up to its last `/`, then the reference.
                     match b.path.rsplit_once('/') {
-                        Some((dir, _)) => remove_dots(&format!("{dir}/{}", r.path)),
+                        Some((dir, _)) => remove_dots(&cat!(dir, "/", r.path)),
                         None => remove_dots(r.path),
                     }
                 };

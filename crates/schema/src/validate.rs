@@ -182,8 +182,10 @@ pub fn validate(c: &Compiled, value: &Value) -> Vec<Issue> {
     let mut sink = Sink::new(true);
     v.node(0, value, &mut String::new(), &mut sink);
     if v.exhausted {
-        let message = format!(
-            "validation stopped after {budget} subschema evaluations, the budget for this value: \
+        let message = cat!(
+            "validation stopped after ",
+            budget,
+            " subschema evaluations, the budget for this value: \
              the schema's anyOf/oneOf branches refer to one another"
         );
         sink.issues.insert(
@@ -374,7 +376,11 @@ impl Validator<'_> {
         }
         self.budget -= 1;
         if self.depth >= MAX_EVALUATION_DEPTH {
-            let message = format!("the value nests deeper than the schema engine's limit of {MAX_EVALUATION_DEPTH} evaluations");
+            let message = cat!(
+                "the value nests deeper than the schema engine's limit of ",
+                MAX_EVALUATION_DEPTH,
+                " evaluations"
+            );
             self.fail(
                 sink,
                 &mut ev,
@@ -475,9 +481,11 @@ impl Validator<'_> {
                 if !kinds.iter().any(|k| inst.is(*k)) {
                     let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
                     let got = inst.kind().name();
-                    let message = format!(
-                        "must be {}, got {got}",
-                        crate::join(names.iter().copied(), " or ")
+                    let message = cat!(
+                        "must be ",
+                        crate::join(names.iter().copied(), " or "),
+                        ", got ",
+                        got
                     );
                     let params = obj(vec![
                         (
@@ -493,9 +501,11 @@ impl Validator<'_> {
                 if !values.iter().any(|v| equal(v, inst)) {
                     let shown: Vec<String> = values.iter().take(20).map(show).collect();
                     let more = if values.len() > 20 { ", …" } else { "" };
-                    let message = format!(
-                        "must be one of {}{more}, got {}",
+                    let message = cat!(
+                        "must be one of ",
                         crate::join(shown.iter().map(String::as_str), ", "),
+                        more,
+                        ", got ",
                         show(inst)
                     );
                     self.fail(
@@ -511,7 +521,7 @@ impl Validator<'_> {
             }
             Keyword::Const(c) => {
                 if !equal(c, inst) {
-                    let message = format!("must be {}, got {}", show(c), show(inst));
+                    let message = cat!("must be ", show(c), ", got ", show(inst));
                     self.fail(
                         sink,
                         ev,
@@ -526,7 +536,7 @@ impl Validator<'_> {
             Keyword::MultipleOf(m) => {
                 if let Value::Number(x) = inst {
                     if !x.is_multiple_of(m) {
-                        let message = format!("must be a multiple of {}", m.text());
+                        let message = cat!("must be a multiple of ", m.text());
                         self.fail(
                             sink,
                             ev,
@@ -552,7 +562,7 @@ impl Validator<'_> {
                         _ => (order.is_gt(), ">"),
                     };
                     if !ok {
-                        let message = format!("must be {op} {}, got {}", m.text(), x.text());
+                        let message = cat!("must be ", op, " ", m.text(), ", got ", x.text());
                         self.fail(
                             sink,
                             ev,
@@ -594,7 +604,7 @@ impl Validator<'_> {
                 );
                 if (max && len > *limit) || (!max && len < *limit) {
                     let bound = if max { "at most" } else { "at least" };
-                    let message = format!("must have {bound} {limit} {unit}, got {len}");
+                    let message = cat!("must have ", bound, " ", limit, " ", unit, ", got ", len);
                     self.fail(
                         sink,
                         ev,
@@ -609,7 +619,7 @@ impl Validator<'_> {
             Keyword::Pattern(p) => {
                 if let (Value::String(s), Some(test)) = (inst, self.c.regex) {
                     if test(p, s) != Some(true) {
-                        let message = format!("must match the pattern /{p}/");
+                        let message = cat!("must match the pattern /", p, "/");
                         self.fail(
                             sink,
                             ev,
@@ -625,7 +635,7 @@ impl Validator<'_> {
             Keyword::Format(f) => {
                 if let Value::String(s) = inst {
                     if format_ok(f, s, self.c.regex) == Some(false) {
-                        let message = format!("must be a valid {f}");
+                        let message = cat!("must be a valid ", f);
                         self.fail(
                             sink,
                             ev,
@@ -663,7 +673,8 @@ impl Validator<'_> {
                         .map(|(_, w)| (w[0], w[1]))
                         .min_by_key(|&(_, j)| j);
                     if let Some((i, j)) = pair {
-                        let message = format!("items {i} and {j} are equal; items must be unique");
+                        let message =
+                            cat!("items ", i, " and ", j, " are equal; items must be unique");
                         let params = obj(vec![("i", num(i as u64)), ("j", num(j as u64))]);
                         self.fail(sink, ev, path, name, at, message, params);
                     }
@@ -681,8 +692,11 @@ impl Validator<'_> {
                         }
                     }
                     if matched < *min {
-                        let message = format!(
-                            "must contain at least {min} matching item(s), found {matched}"
+                        let message = cat!(
+                            "must contain at least ",
+                            min,
+                            " matching item(s), found ",
+                            matched
                         );
                         let kw_name = if *min == 1 { name } else { "minContains" };
                         self.fail(
@@ -696,8 +710,12 @@ impl Validator<'_> {
                         );
                     } else if max.is_some_and(|m| matched > m) {
                         let m = max.unwrap_or_default();
-                        let message =
-                            format!("must contain at most {m} matching item(s), found {matched}");
+                        let message = cat!(
+                            "must contain at most ",
+                            m,
+                            " matching item(s), found ",
+                            matched
+                        );
                         self.fail(
                             sink,
                             ev,
@@ -716,7 +734,7 @@ impl Validator<'_> {
                         if inst.get(n).is_none() {
                             let mut p = path.clone();
                             push_pointer(&mut p, n);
-                            let message = format!("missing required property {}", quoted(n));
+                            let message = cat!("missing required property ", quoted(n));
                             self.fail(
                                 sink,
                                 ev,
@@ -742,10 +760,12 @@ impl Validator<'_> {
                         if inst.get(n).is_none() {
                             let mut p = path.clone();
                             push_pointer(&mut p, n);
-                            let message = format!(
-                                "missing property {}, required when {} is present",
+                            let message = cat!(
+                                "missing property ",
                                 quoted(n),
-                                quoted(present)
+                                ", required when ",
+                                quoted(present),
+                                " is present"
                             );
                             let params = obj(vec![
                                 ("missingProperty", text(n)),
@@ -851,7 +871,7 @@ impl Validator<'_> {
                 if let Value::Array(items) = inst {
                     if items.len() > *start {
                         let message =
-                            format!("must have at most {start} items, got {}", items.len());
+                            cat!("must have at most ", start, " items, got ", items.len());
                         let mut p = path.clone();
                         push_pointer(&mut p, &start.to_string());
                         self.fail(
@@ -927,9 +947,12 @@ impl Validator<'_> {
                     }
                 }
                 if passed.is_empty() {
-                    let message = format!(
-                        "must match {} schema in {name}, matched none",
-                        if one { "exactly one" } else { "at least one" }
+                    let message = cat!(
+                        "must match ",
+                        if one { "exactly one" } else { "at least one" },
+                        " schema in ",
+                        name,
+                        ", matched none"
                     );
                     self.fail(
                         sink,
@@ -945,8 +968,8 @@ impl Validator<'_> {
                         sink.issues.extend(b);
                     }
                 } else if one && passed.len() > 1 {
-                    let message = format!(
-                        "must match exactly one schema in oneOf, matched {}",
+                    let message = cat!(
+                        "must match exactly one schema in oneOf, matched ",
                         passed.len()
                     );
                     let params = obj(vec![(
@@ -1031,7 +1054,7 @@ impl Validator<'_> {
         }
         let mut p = path.clone();
         push_pointer(&mut p, k);
-        let message = format!("property {} is not allowed", quoted(k));
+        let message = cat!("property ", quoted(k), " is not allowed");
         self.fail(
             sink,
             ev,

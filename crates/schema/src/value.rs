@@ -9,7 +9,6 @@
 
 use super::sub;
 use crate::prelude::*;
-use core::fmt::Write as _;
 
 pub use super::number::Number;
 
@@ -526,7 +525,10 @@ pub fn write_str(s: &str, out: &mut String) {
         };
         out.push_str(sub(s, run..i));
         if esc.is_empty() {
-            let _ = write!(out, "\\u{:04x}", b);
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
         } else {
             out.push_str(esc);
         }

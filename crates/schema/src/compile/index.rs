@@ -92,7 +92,11 @@ impl Compiler<'_> {
         let Some((_, metaschema)) = doc else {
             return Err(invalid(
                 "unsupported",
-                format!("unknown $schema '{uri}': not a supported draft or registered meta-schema"),
+                cat!(
+                    "unknown $schema '",
+                    uri,
+                    "': not a supported draft or registered meta-schema"
+                ),
                 at,
             ));
         };
@@ -105,7 +109,7 @@ impl Compiler<'_> {
             None => {
                 return Err(invalid(
                     "unsupported",
-                    format!("meta-schema '{uri}' is not based on a supported draft"),
+                    cat!("meta-schema '", uri, "' is not based on a supported draft"),
                     at,
                 ))
             }
@@ -126,13 +130,19 @@ impl Compiler<'_> {
                     "format",
                 ]
                 .iter()
-                .any(|v| name.ends_with(&format!("/vocab/{v}")));
+                .any(|v| name.ends_with(&cat!("/vocab/", v)));
                 if name.ends_with("/vocab/validation") {
                     validation = true;
                 } else if !known && matches!(required, Value::Bool(true)) {
                     return Err(invalid(
                         "unsupported",
-                        format!("meta-schema '{uri}' requires the unknown vocabulary '{name}'"),
+                        cat!(
+                            "meta-schema '",
+                            uri,
+                            "' requires the unknown vocabulary '",
+                            name,
+                            "'"
+                        ),
                         at,
                     ));
                 }
@@ -209,7 +219,7 @@ impl Compiler<'_> {
             self.set_scope(&loc, scope);
             return Ok(());
         };
-        let at = format!("#{pointer}");
+        let at = cat!("#", pointer);
         let id_key = scope.draft.id_keyword();
         let has_ref = v.get("$ref").is_some();
         if let Some(id) = v.get(id_key).and_then(Value::as_str) {
@@ -233,7 +243,7 @@ impl Compiler<'_> {
                     if !fragment.is_empty() && scope.draft >= Draft::Draft2019 {
                         return Err(invalid(
                             "invalid_schema",
-                            format!("$id '{id}' must not contain a fragment"),
+                            cat!("$id '", id, "' must not contain a fragment"),
                             &at,
                         ));
                     }
@@ -251,7 +261,7 @@ impl Compiler<'_> {
         if scope.draft >= Draft::Draft2019 {
             for (key, dynamic) in [("$anchor", false), ("$dynamicAnchor", true)] {
                 if let Some(name) = v.get(key).and_then(Value::as_str) {
-                    let full = format!("{}#{name}", scope.base);
+                    let full = cat!(scope.base, "#", name);
                     let at = self.intern(loc.clone());
                     self.anchors.insert(full, at);
                     if dynamic && scope.draft == Draft::Draft2020 {
@@ -333,9 +343,9 @@ impl Compiler<'_> {
 
     pub(super) fn location_text(&self, loc: &Loc) -> String {
         if loc.doc == 0 {
-            format!("#{}", loc.pointer)
+            cat!("#", loc.pointer)
         } else {
-            format!("{}#{}", self.docs[loc.doc].0, loc.pointer)
+            cat!(self.docs[loc.doc].0, "#", loc.pointer)
         }
     }
 
@@ -352,13 +362,19 @@ impl Compiler<'_> {
         let unresolved = || {
             invalid(
                 "unresolved_ref",
-                format!("$ref '{reference}' resolves to '{absolute}', which is not a known schema"),
+                cat!(
+                    "$ref '",
+                    reference,
+                    "' resolves to '",
+                    absolute,
+                    "', which is not a known schema"
+                ),
                 at,
             )
         };
         if fragment.is_empty() || fragment.starts_with('/') {
             let root = &self.locs[self.resources.get(uri).ok_or_else(unresolved)?];
-            let pointer = format!("{}{}", root.pointer, percent_decode(fragment));
+            let pointer = cat!(root.pointer, percent_decode(fragment));
             let loc = Loc {
                 doc: root.doc,
                 pointer,
@@ -366,7 +382,7 @@ impl Compiler<'_> {
             at_pointer(&self.docs[loc.doc].1, &loc.pointer).ok_or_else(unresolved)?;
             return Ok(loc);
         }
-        let key = format!("{uri}#{}", percent_decode(fragment));
+        let key = cat!(uri, "#", percent_decode(fragment));
         let at = self.anchors.get(&key).ok_or_else(unresolved)?;
         Ok(self.locs[at].clone())
     }

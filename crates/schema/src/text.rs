@@ -1,0 +1,145 @@
+//! Messages put together without `core::fmt`: [`cat!`](crate::cat) and [`cat_into!`](crate::cat_into)
+//! append their pieces (text, characters, integers in decimal) to a `String`.
+//!
+//! `format!` brings the whole formatting machinery into the wasm module (padding, `Display` of every
+//! integer width, the `Arguments` tables each call builds): the two crates' messages, written with it,
+//! were about 4 KB of the module gzipped. Both crates write their messages with these macros instead;
+//! shared here, as the stream cleaner shares [`crate::sub`]. Not part of the crate's API.
+
+use crate::prelude::*;
+
+/// A piece of a message: text as it is, an integer in decimal.
+pub trait Piece {
+    /// Appends the piece to `out`.
+    fn push_to(&self, out: &mut String);
+}
+
+impl Piece for str {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Piece for String {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Piece for char {
+    fn push_to(&self, out: &mut String) {
+        out.push(*self);
+    }
+}
+
+impl Piece for bool {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(if *self { "true" } else { "false" });
+    }
+}
+
+impl<T: Piece + ?Sized> Piece for &T {
+    fn push_to(&self, out: &mut String) {
+        (**self).push_to(out);
+    }
+}
+
+/// Appends `n` in decimal.
+pub fn push_decimal(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        // `as u8`: a digit, below 10.
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+}
+
+macro_rules! unsigned_pieces {
+    ($($t:ty),*) => {$(
+        impl Piece for $t {
+            fn push_to(&self, out: &mut String) {
+                // Lossless: no unsigned type here is wider than 64 bits.
+                push_decimal(out, *self as u64);
+            }
+        }
+    )*};
+}
+unsigned_pieces!(u8, u16, u32, u64, usize);
+
+macro_rules! signed_pieces {
+    ($($t:ty),*) => {$(
+        impl Piece for $t {
+            fn push_to(&self, out: &mut String) {
+                if *self < 0 {
+                    out.push('-');
+                }
+                // Lossless: no signed type here is wider than 64 bits.
+                push_decimal(out, self.unsigned_abs() as u64);
+            }
+        }
+    )*};
+}
+signed_pieces!(i32, i64, isize);
+
+/// A new `String`, for [`cat!`](crate::cat) in crates that name no `String` of their own.
+pub fn new_string() -> String {
+    String::new()
+}
+
+/// A `String` of its pieces, each a [`Piece`]: `cat!("must have ", n, " items")`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! cat {
+    ($($piece:expr),* $(,)?) => {{
+        let mut out = $crate::text::new_string();
+        $( $crate::text::Piece::push_to(&$piece, &mut out); )*
+        out
+    }};
+}
+
+/// Appends its pieces (after the first argument, a `&mut String`) to that `String`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! cat_into {
+    ($out:expr, $($piece:expr),* $(,)?) => {{
+        let out: &mut $crate::text::TextBuf = &mut *$out;
+        $( $crate::text::Piece::push_to(&$piece, out); )*
+    }};
+}
+
+/// The `String` [`cat_into!`](crate::cat_into) appends to.
+pub type TextBuf = String;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_read_as_format_writes_them() {
+        let (n, m, k) = (0usize, u64::MAX, i64::MIN);
+        let text = crate::cat!(
+            "a ",
+            n,
+            ' ',
+            m,
+            " ",
+            k,
+            " ",
+            -7i32,
+            " ",
+            String::from("é"),
+            " ",
+            &"x"
+        );
+        assert_eq!(text, format!("a {n} {m} {k} -7 é x"));
+        let mut out = String::from("[");
+        crate::cat_into!(&mut out, 42u32, "]");
+        assert_eq!(out, "[42]");
+    }
+}
