@@ -316,7 +316,7 @@ impl Parser<'_> {
                         };
                         self.begin_value();
                         if let Some(kind) = kind {
-                            self.record(kind, pos)?;
+                            self.note(kind, pos)?;
                         }
                         push_bytes(&mut self.st.out, json);
                         self.st.pos = pos + word.len();
@@ -330,7 +330,7 @@ impl Parser<'_> {
     }
 
     /// Writes the input bytes `content` as a JSON string, and a colon after it for a key.
-    #[inline(never)]
+    #[inline(always)]
     fn write_quoted(&mut self, content: core::ops::Range<usize>, colon: bool) {
         let out = &mut self.st.out;
         out.push(b'"');
@@ -341,10 +341,21 @@ impl Parser<'_> {
         }
     }
 
+    /// [`Parser::record`] inlined in the lane (the common case, a repair the options allow, without a call;
+    /// a forbidden one fails through `record`).
+    #[inline(always)]
+    fn note(&mut self, kind: RepairKind, offset: usize) -> Step {
+        if self.st.forbid.contains(kind) {
+            return self.record(kind, offset);
+        }
+        self.st.repairs.push(crate::record::Repair { kind, offset });
+        Ok(())
+    }
+
     /// repair: a missing comma before the token at `pos`, as the general `after_value` makes it.
     #[inline]
     fn missing_comma(&mut self, in_object: bool) -> Step {
-        self.record(RepairKind::MissingComma, self.st.pos)?;
+        self.note(RepairKind::MissingComma, self.st.pos)?;
         self.st.state = State::item(in_object);
         Ok(())
     }
@@ -356,8 +367,8 @@ impl Parser<'_> {
         let at = self.st.pos;
         self.begin_item();
         match quote {
-            b'\'' => self.record(RepairKind::SingleQuotes, at)?,
-            0 => self.record(RepairKind::UnquotedKey, at)?,
+            b'\'' => self.note(RepairKind::SingleQuotes, at)?,
+            0 => self.note(RepairKind::UnquotedKey, at)?,
             _ => {}
         }
         self.write_quoted(start..stop, true);
@@ -449,15 +460,15 @@ impl Parser<'_> {
         self.begin_value();
         match quote {
             QuoteStyle::Double => {}
-            QuoteStyle::Single => self.record(RepairKind::SingleQuotes, open)?,
-            _ => self.record(RepairKind::CurlyQuotes, open)?,
+            QuoteStyle::Single => self.note(RepairKind::SingleQuotes, open)?,
+            _ => self.note(RepairKind::CurlyQuotes, open)?,
         }
         let content = open + open_len..close;
         match control {
             None => self.write_quoted(content, false),
             Some(at) => {
                 // repair: raw newline, tab or other control character inside a string
-                self.record(RepairKind::ControlCharacter, at)?;
+                self.note(RepairKind::ControlCharacter, at)?;
                 self.st.out.push(b'"');
                 let mut run = content.start;
                 let mut next = Some(at);
