@@ -227,10 +227,25 @@ function repairOrThrow(text: string, p: Plan, strict: unknown, report: boolean, 
  * @throws {JsonRepairError} when there is no JSON (`no_json`) or a limit or option stops the repair.
  */
 export function parseAndRepair(text: string, options?: RepairOptions): unknown {
+  // Valid JSON with the default options, the probe not skipped: `tryStrict` and `probe` on that path,
+  // written out (through the calls, 0.95–0.96 the speed of `JSON.parse` on ~300-byte documents).
+  if (options === undefined && invalidRun === 0 && typeof text === 'string' && mayBeValid(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      invalidRun = 1;
+    }
+    return repairedValue(text, DEFAULT_PLAN, NOT_VALID);
+  }
   assertString(text, 'parseAndRepair');
   const p = plan(options, 'parseAndRepair');
   const strict = tryStrict(text, p);
   if (strict !== NOT_VALID && strict !== UNTRIED) return strict;
+  return repairedValue(text, p, strict);
+}
+
+/** `parseAndRepair`'s repair, after `tryStrict` answered `strict`. */
+function repairedValue(text: string, p: Plan, strict: unknown): unknown {
   // Only the value is returned, so the text may be written one byte per character: the fastest form to decode.
   const r = repairOrThrow(text, p, strict, false, true);
   return JSON.parse(r.valid ? text : r.json);
