@@ -242,6 +242,14 @@ pub(crate) fn utf16_to_utf8_in_place(buf: &mut [u8], len: usize) -> usize {
             if ascii == STEP {
                 continue;
             }
+            // A lone mark of general punctuation (U+2000..U+207F: dashes, typographic quotes, the
+            // ellipsis) before an ASCII character is written here, and the ASCII step goes on after it.
+            let u = unit(buf, from);
+            if u & 0xff80 == 0x2000 && from + 4 <= end && unit(buf, from + 2) < 0x80 {
+                to += put_utf8(buf, to, u);
+                from += 2;
+                continue;
+            }
         }
         // One unit, then every unit beyond ASCII right after it: in text of other scripts the eight-unit
         // step would stop at once before each of them.
@@ -841,6 +849,25 @@ mod tests {
                     let units: Vec<u16> = s.encode_utf16().collect();
                     assert_eq!(utf16_round_trip(&units), s.as_bytes(), "{s:?}");
                     assert_eq!(utf8_to_utf16(s.as_bytes()), units, "{s:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lone_punctuation_ends_the_text_or_a_step() {
+        // A dash or a typographic quote after every number of ASCII characters: the step that stops at
+        // it may be the text's last, with the mark its last unit (the buffer ends right after it).
+        for mark in ['—', '“', '\u{2000}', '\u{207f}'] {
+            for n in 0..40 {
+                let ascii = "a".repeat(n);
+                for s in [
+                    format!("{ascii}{mark}"),
+                    format!("{ascii}{mark}."),
+                    format!("{ascii}{mark}{mark}"),
+                ] {
+                    let units: Vec<u16> = s.encode_utf16().collect();
+                    assert_eq!(utf16_to_utf8(&units), s.as_bytes(), "{s:?}");
                 }
             }
         }
