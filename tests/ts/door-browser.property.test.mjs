@@ -6,26 +6,14 @@ import api from './browser-door.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { cutAt, text, chunked, outcomeWith } from './door-text.mjs';
+import { cutAt, text, chunked, outcomeWith, oneShotsOf } from './door-text.mjs';
 
-const { parseAndRepair, repairJson, parseDetailed, PartialJsonParser, StreamCleaner, clean, JsonRepairError } = api;
+const { PartialJsonParser, StreamCleaner, clean, JsonRepairError } = api;
 const outcome = outcomeWith(JsonRepairError);
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
 
-/** `t` through the three one-shot calls, which must agree (each result crosses in its own form): the outcome. */
-function oneShot(t) {
-  const want = outcome(() => parseAndRepair(t));
-  assert.equal(
-    outcome(() => JSON.parse(repairJson(t))),
-    want,
-  );
-  assert.equal(
-    outcome(() => parseDetailed(t).value),
-    want,
-  );
-  return want;
-}
+const oneShot = oneShotsOf(api);
 
 test('browser door: parseAndRepair, repairJson, parseDetailed and any chunking of PartialJsonParser agree', () => {
   fc.assert(

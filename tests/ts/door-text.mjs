@@ -1,6 +1,7 @@
 // Generated text for the npm API's properties (door.property.test.mjs, and the same in the browser door,
 // door-browser.property.test.mjs), with no import of the package: a file that loads the browser entry with
 // `Buffer` hidden must not load the Node entry first.
+import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
 /**
@@ -31,6 +32,26 @@ export function outcomeWith(typed) {
       if (!(e instanceof typed)) throw e;
       return `error ${e.kind}`;
     }
+  };
+}
+
+/**
+ * `t` through `api`'s three one-shot calls, which must agree (each result crosses in its own form): returns
+ * their outcome (see {@link outcomeWith}).
+ */
+export function oneShotsOf(api) {
+  const outcome = outcomeWith(api.JsonRepairError);
+  return (t) => {
+    const want = outcome(() => api.parseAndRepair(t));
+    assert.equal(
+      outcome(() => JSON.parse(api.repairJson(t))),
+      want,
+    );
+    assert.equal(
+      outcome(() => api.parseDetailed(t).value),
+      want,
+    );
+    return want;
   };
 }
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { mentionsReasoning } from './fixtures.mjs';
-import { cutAt, piece, text, chunked, outcomeWith } from './door-text.mjs';
+import { cutAt, piece, text, chunked, outcomeWith, oneShotsOf } from './door-text.mjs';
 import {
   PartialJsonParser,
   StreamCleaner,
@@ -36,6 +36,7 @@ const byteChunked = chunked
 
 /** The one-shot outcome: the value as JSON text, or the error's kind. A non-typed error fails the property. */
 const outcome = outcomeWith(JsonRepairError);
+const oneShot = oneShotsOf({ parseAndRepair, repairJson, parseDetailed, JsonRepairError });
 
 /** The last value of a stream of partial updates, as {@link outcome} gives a one-shot call's. */
 async function lastOutcome(updates) {
@@ -92,15 +93,7 @@ test('parseAndRepair, repairJson and parseDetailed agree on every text, whatever
       // characters and as Latin-1 with escapes otherwise, after Latin-1 text as Latin-1; repairJson's and
       // parseDetailed's text as UTF-16 after text beyond Latin-1, else as Latin-1 or UTF-16 as it fits, and
       // parseDetailed's repairs as numbers read from memory: one value, or one error.
-      const want = outcome(() => parseAndRepair(t));
-      assert.equal(
-        outcome(() => JSON.parse(repairJson(t))),
-        want,
-      );
-      assert.equal(
-        outcome(() => parseDetailed(t).value),
-        want,
-      );
+      oneShot(t);
     }),
     { numRuns: RUNS },
   );
