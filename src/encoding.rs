@@ -34,6 +34,8 @@ fn copy_ascii16(src: &[u8], i: usize, dst: &mut [u8]) -> usize {
     let beyond = {
         use core::arch::wasm32::*;
         let v = u64x2(word(c, 0), word(c, 8));
+        // The bitmask only when a byte is beyond ASCII: taken always, ASCII and Latin-1 repairs took
+        // 1.02–1.05 the time.
         if v128_any_true(v128_and(v, u8x16_splat(0x80))) {
             u32::from(i8x16_bitmask(v))
         } else {

@@ -299,24 +299,21 @@ pub fn check_transcoders(runs: &[Run], dots: usize, breaks: &[(usize, usize)]) {
         text.encode_utf16().collect::<Vec<_>>(),
         "{text:?}"
     );
+    let narrow_forms_read = |bytes: &[u8]| {
+        for latin1 in [false, true] {
+            assert_eq!(
+                narrow_json(bytes, latin1),
+                narrow_of_bytes(bytes, latin1),
+                "{bytes:x?}"
+            );
+        }
+    };
     let mut bytes = text.into_bytes();
-    for latin1 in [false, true] {
-        assert_eq!(
-            narrow_json(&bytes, latin1),
-            narrow_of_bytes(&bytes, latin1),
-            "{bytes:x?}"
-        );
-    }
+    narrow_forms_read(&bytes);
     for &(at, piece) in breaks {
         let at = at % (bytes.len() + 1);
         bytes.splice(at..at, BROKEN[piece % BROKEN.len()].iter().copied());
     }
     assert_eq!(utf8_to_utf16(&bytes), utf16_of_bytes(&bytes), "{bytes:x?}");
-    for latin1 in [false, true] {
-        assert_eq!(
-            narrow_json(&bytes, latin1),
-            narrow_of_bytes(&bytes, latin1),
-            "{bytes:x?}"
-        );
-    }
+    narrow_forms_read(&bytes);
 }

@@ -6,7 +6,9 @@
 //! were about 4 KB of the module gzipped. Both crates write their messages with these macros instead;
 //! shared here, as the stream cleaner shares [`crate::sub`]. Not part of the crate's API.
 
-use crate::prelude::*;
+/// The `String` the macros build or append to, named through this module: a crate that uses them
+/// need not have `String` in scope.
+pub use alloc::string::String;
 
 /// A piece of a message: text as it is, an integer in decimal.
 pub trait Piece {
@@ -87,17 +89,12 @@ macro_rules! signed_pieces {
 }
 signed_pieces!(i32, i64, isize);
 
-/// A new `String`, for [`cat!`](crate::cat) in crates that name no `String` of their own.
-pub fn new_string() -> String {
-    String::new()
-}
-
 /// A `String` of its pieces, each a [`Piece`]: `cat!("must have ", n, " items")`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! cat {
     ($($piece:expr),* $(,)?) => {{
-        let mut out = $crate::text::new_string();
+        let mut out = $crate::text::String::new();
         $( $crate::text::Piece::push_to(&$piece, &mut out); )*
         out
     }};
@@ -108,13 +105,10 @@ macro_rules! cat {
 #[macro_export]
 macro_rules! cat_into {
     ($out:expr, $($piece:expr),* $(,)?) => {{
-        let out: &mut $crate::text::TextBuf = &mut *$out;
+        let out: &mut $crate::text::String = &mut *$out;
         $( $crate::text::Piece::push_to(&$piece, out); )*
     }};
 }
-
-/// The `String` [`cat_into!`](crate::cat_into) appends to.
-pub type TextBuf = String;
 
 #[cfg(test)]
 mod tests {
