@@ -17,7 +17,7 @@
 //! The file is longer than the others because the lane is one loop whose cases must be read together
 //! with the property test below that holds it to the general steps.
 
-use super::numbers::{is_strict_number, is_token_end};
+use super::numbers::{is_strict_number, is_token_end, Keyword};
 use super::strings::{is_short_escape, may_follow_closing_typographic};
 use super::value::may_open_set;
 use super::{
@@ -62,17 +62,27 @@ struct Content {
     typographic: bool,
 }
 
+/// The keyword `rest` starts with, if any (no keyword is a prefix of another, so there is one at most).
+#[inline(never)]
+fn keyword_prefix(rest: &[u8]) -> Option<&'static Keyword> {
+    KEYWORDS.iter().find(|(word, _, _)| rest.starts_with(word))
+}
+
 /// Whether the typographic quote that ends just before `k` in a straight-quoted string is content for
 /// certain: past spaces and tabs there is an ASCII character that [`Parser::typographic_may_close`]
-/// stops at and rejects (not a delimiter, a line break, a comment, a fence or a Unicode space).
+/// stops at and rejects (not a delimiter, a line break, a comment, a fence or a Unicode space); or, past
+/// line breaks too, a letter that starts no keyword, where [`Parser::ends_string`] keeps prose's quote
+/// inside the string (`“ready”` at the end of a line, words on the next).
 #[inline]
 fn typographic_is_content(s: &[u8], k: usize, end: usize) -> bool {
-    let next = s
-        .get(k..end)
-        .and_then(|rest| rest.iter().find(|&&b| b != b' ' && b != b'\t'));
-    next.is_some_and(|&b| {
-        matches!(b, 0x20..=0x7E) && b != b'/' && b != b'#' && !may_follow_closing_typographic(b)
-    })
+    let n = skip_ws(s, k, end);
+    let Some(&b) = s[..end].get(n) else {
+        return false;
+    };
+    if s[k..n].iter().any(|&c| c == b'\n' || c == b'\r') {
+        return b.is_ascii_alphabetic() && keyword_prefix(&s[n..end]).is_none();
+    }
+    matches!(b, 0x20..=0x7E) && b != b'/' && b != b'#' && !may_follow_closing_typographic(b)
 }
 
 /// Scans string content starting at `i` to its closing quote when every byte before it is content the
@@ -306,12 +316,11 @@ impl Parser<'_> {
                         self.value_done();
                     }
                     b't' | b'f' | b'n' | b'T' | b'F' | b'N' | b'u' | b'I' => {
-                        let found = KEYWORDS.iter().find(|(word, _, _)| {
-                            s[pos..end].starts_with(word)
-                                && s.get(pos + word.len()).is_some_and(|&c| is_token_end(c))
-                                && pos + word.len() < end
-                        });
-                        let Some(&(word, json, kind)) = found else {
+                        let Some(&(word, json, kind)) =
+                            keyword_prefix(&s[pos..end]).filter(|(word, _, _)| {
+                                pos + word.len() < end && is_token_end(s[pos + word.len()])
+                            })
+                        else {
                             return Ok(());
                         };
                         self.begin_value();
@@ -634,6 +643,10 @@ mod tests {
         " “yes” ",
         "’t",
         "’ ",
+        // The same before line breaks, and the words or keywords on the next line.
+        "”\n",
+        "’\r\n  ",
+        "\nready",
     ];
 
     fn soup() -> impl Strategy<Value = String> {
@@ -694,6 +707,28 @@ mod tests {
             "{\"a\": \"x\", /* unterminated",
             "{\"a\": \"x\", // c\n  y w\", z: 1}",
             "{\"a\": \"x\", #c\n \"b\" \"c\": 1}",
+        ]);
+    }
+
+    /// A typographic quote at the end of a line in a straight-quoted string: content before words on
+    /// the next line, whatever the general rule makes of it before a keyword, a delimiter or a comment.
+    #[test]
+    fn typographic_quotes_before_a_line_break_end_a_string_as_the_general_rule_says() {
+        same_with_and_without_repairs(&[
+            "{\"a\": \"the “ready”\nmodule\", \"b\": 1}",
+            "{\"a\": \"it’s “done”  \r\n\t  north\"}",
+            "[\"“a”\n\nb\", \"c\"]",
+            "{\"a\": \"x”\ntrue, \"b\": 1}",
+            "{\"a\": \"x”\ntrue, y\", \"b\": 1}",
+            "[\"x”\nnull, y\", 2]",
+            "{\"a\": \"x”\nNone}",
+            "[\"x”\nnull]",
+            "[\"x”\nnullable\"]",
+            "{\"a\": \"x”\n\"b\": 1}",
+            "{\"a\": \"x”\n// c\n\"b\": 1}",
+            "{\"a\": \"x”\n}",
+            "{\"a\": \"x”\nword",
+            "{\"a\": \"x”\n",
         ]);
     }
 

@@ -2,8 +2,11 @@
 
 use super::*;
 
+/// A keyword as written, its JSON, and the repair that rewriting it is.
+pub(super) type Keyword = (&'static [u8], &'static [u8], Option<RepairKind>);
+
 /// The keywords a bare word may be, and the JSON they become.
-pub(super) const KEYWORDS: [(&[u8], &[u8], Option<RepairKind>); 9] = [
+pub(super) const KEYWORDS: [Keyword; 9] = [
     (b"true", b"true", None),
     (b"false", b"false", None),
     (b"null", b"null", None),
