@@ -177,8 +177,8 @@ fn scan_content(
 }
 
 /// A key the fast lane can read at `i`: `(quote, content start, content end, offset after the colon)`,
-/// for a quoted key with plain content (`quote` is its quote byte) or an unquoted ASCII identifier
-/// (`quote` 0), followed by spaces and a colon on the same line.
+/// for a quoted key with plain content (`quote` is its quote's first byte, 0xE2 for a typographic one) or
+/// an unquoted ASCII identifier (`quote` 0), followed by spaces and a colon on the same line.
 #[inline]
 fn plain_key(
     s: &[u8],
@@ -195,6 +195,16 @@ fn plain_key(
         };
         let close = scan_content(s, i + 1, end, style, curly_closes, false)?.close;
         (b, i + 1, close, close + 1)
+    } else if b == 0xE2 {
+        // In typographic quotes, a key of ASCII characters that need no escape and no quote (the
+        // general steps copy them as they are), up to the closing quote its opening one takes.
+        let (style, _) = quote_at(s, i)?;
+        let mut k = i + 3;
+        while k < end && matches!(s[k], b' '..=b'~') && !matches!(s[k], b'"' | b'\'' | b'\\') {
+            k += 1;
+        }
+        (k + 3 <= end && closer_len(style, curly_closes, s, k) == 3).then_some(())?;
+        (b, i + 3, k, k + 3)
     } else if b.is_ascii_alphabetic() || matches!(b, b'_' | b'$') {
         let mut k = i + 1;
         while k < end && is_key_byte(s[k]) {
@@ -240,13 +250,16 @@ impl Parser<'_> {
                 return Ok(());
             }
             let b = s[pos];
-            if matches!(b, b'/' | b'#') {
-                // A comment, perhaps: the general step skips it first, and so does this one.
+            // A comment, perhaps, or a no-break or ideographic space: the general step skips it
+            // first, and so does this one.
+            if matches!(b, b'/' | b'#' | 0xC2 | 0xE3) {
                 self.skip_space()?;
-                if self.st.pos == pos {
+                if self.st.pos != pos {
+                    continue;
+                }
+                if matches!(b, b'/' | b'#') {
                     return Ok(());
                 }
-                continue;
             }
             match self.st.state {
                 State::AfterValue => match b {
@@ -277,7 +290,6 @@ impl Parser<'_> {
                 },
                 State::Value => match b {
                     b'"' | b'\'' | 0xE2 => {
-                        // Strings in `‘…’` are left to the general steps.
                         let quote = match quote_at(s, pos) {
                             Some((QuoteStyle::CurlySingle, _)) | None => return Ok(()),
                             Some((style, _)) => style,
@@ -376,9 +388,10 @@ impl Parser<'_> {
         let at = self.st.pos;
         self.begin_item();
         match quote {
+            b'"' => {}
             b'\'' => self.note(RepairKind::SingleQuotes, at)?,
             0 => self.note(RepairKind::UnquotedKey, at)?,
-            _ => {}
+            _ => self.note(RepairKind::CurlyQuotes, at)?,
         }
         self.write_quoted(start..stop, true);
         self.st.pos = after;
@@ -398,10 +411,10 @@ impl Parser<'_> {
     ) -> Result<bool, super::Stop> {
         let end = self.input.end();
         let open = self.st.pos;
-        let open_len = if quote == QuoteStyle::CurlyDouble {
-            3
-        } else {
+        let open_len = if quote == QuoteStyle::Double || quote == QuoteStyle::Single {
             1
+        } else {
+            3
         };
         // Raw control characters are escaped, except in a fenced source, where a line break inside a
         // string may be where the closing fence cuts it.
@@ -643,6 +656,18 @@ mod tests {
         " “yes” ",
         "’t",
         "’ ",
+        // Spaces and invisible characters beyond JSON's between tokens.
+        "\u{feff}",
+        "\u{2060}",
+        "\u{1680}",
+        // Keys and values in typographic quotes, apostrophes in them.
+        "“k”",
+        "‘k’",
+        "“k”: ",
+        "‘k’: ",
+        "‘v’",
+        "“a b”",
+        "‘it’s’",
         // The same before line breaks, and the words or keywords on the next line.
         "”\n",
         "’\r\n  ",
@@ -729,6 +754,26 @@ mod tests {
             "{\"a\": \"x”\n}",
             "{\"a\": \"x”\nword",
             "{\"a\": \"x”\n",
+        ]);
+    }
+
+    /// Keys and values in typographic quotes, and Unicode spaces between tokens: the lane reads them as
+    /// the general steps do, and leaves what it cannot be sure of to them.
+    #[test]
+    fn typographic_keys_strings_and_unicode_spaces_read_as_the_general_steps_do() {
+        same_with_and_without_repairs(&[
+            "{“name”: “Ada”, “tags”: [“a”, “b”]}",
+            "{‘name’: ‘Ada’, ‘n’: 1}",
+            "{“a b-c”: 1, “”: 2}",
+            "{“it’s”: 1}",
+            "{‘it’s’: ‘it’s’}",
+            "{“k\"q”: 1}",
+            "{“k”“: 1}",
+            "{“名前”: “太郎”}",
+            "[‘a’, ‘b’]",
+            "{\"a\":\u{a0}1,\u{3000}\"b\":\u{a0}\u{a0}[1,\u{3000}2]}",
+            "{\"a\": 1,\n\u{a0}\u{a0}\"b\": 2}",
+            "[1,\u{a0}",
         ]);
     }
 
