@@ -29,8 +29,10 @@ import {
   WRAPPERS,
   SCRIPTS,
   PROSE,
+  SHAPES,
   document,
   proseDocument,
+  structureDocument,
   validDocument,
   entitiesFor,
 } from './workloads.mjs';
@@ -248,6 +250,30 @@ for (const bytes of [200, 1_000_000]) {
     return `${fmt(ours / base, 2)}×`;
   });
   out(`| valid ${bytes >= 1e6 ? '1 MB' : '~300 B (one entity)'} | ${cells.join(' | ')} |`);
+}
+
+// 2b'. The structure itself beyond ASCII: typographic quotes around keys and strings, full-width
+// punctuation, Unicode spaces, unquoted keys in Chinese.
+out();
+out('## ~2 KB responses whose structure is written beyond ASCII');
+out();
+out('Keys and strings in typographic quotes, full-width `：` and `，`, no-break and ideographic spaces between');
+out('tokens, unquoted keys in Chinese. No bar of their own; a ratio only where jsonrepair is right.');
+out();
+out('| shape | ours right | jsonrepair right | ours MB/s | jsonrepair MB/s | speed vs jsonrepair |');
+out('| --- | ---: | ---: | ---: | ---: | ---: |');
+for (const shape of SHAPES) {
+  const ws = Array.from({ length: 20 }, (_, i) => structureDocument(1000 + i, shape));
+  const share = (fn) => ws.filter((w) => correct(fn, w)).length / ws.length;
+  const [right, theirs] = [share(libraries['llm-response-sanitizer']), share(libraries.jsonrepair)];
+  allOurs.push(right);
+  const texts = ws.map((w) => w.text);
+  const [ours, jr] = rates([libraries['llm-response-sanitizer'], libraries.jsonrepair], texts, budgetMs);
+  const bytes = texts.reduce((n, t) => n + t.length, 0) / texts.length;
+  const speed = theirs === 1 ? `${fmt(ours / jr)}×` : '(jsonrepair wrong)';
+  out(
+    `| ${shape} | ${Math.round(right * 100)}% | ${Math.round(theirs * 100)}% | ${mbps(ours, bytes)} | ${mbps(jr, bytes)} | ${speed} |`,
+  );
 }
 
 // 2c. Prose: strings that are sentences (long runs of one script), as models write them.

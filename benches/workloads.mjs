@@ -276,6 +276,63 @@ export function proseDocument(seed, lang, defect) {
   return { text, value: { items: value } };
 }
 
+/**
+ * Ways models (and the editors their answers pass through) write a document's structure itself beyond
+ * ASCII: keys and strings in typographic quotes, full-width `：` and `，` between members (Chinese and
+ * Japanese), indentation and spaces in no-break and ideographic spaces, keys in Chinese with no quotes.
+ */
+export const SHAPES = [
+  'curly_quotes_everywhere',
+  'curly_single_everywhere',
+  'fullwidth_punctuation',
+  'unicode_spaces',
+  'unquoted_cjk_keys',
+];
+
+const CJK_KEYS = {
+  entities: '实体',
+  id: '编号',
+  name: '名称',
+  type: '类型',
+  text: '文本',
+  tags: '标签',
+  score: '分数',
+  active: '活跃',
+  parent: '父级',
+};
+
+/**
+ * A ~2 KB response of entities whose structure is written in `shape` (see SHAPES), its strings in a script
+ * that shape leaves unambiguous: typographic punctuation but no curly double quote inside `“…”`, emoji
+ * inside `‘…’`, CJK words elsewhere.
+ */
+export function structureDocument(seed, shape) {
+  const r = rng(seed);
+  const script = {
+    curly_quotes_everywhere: 'typographic-single',
+    curly_single_everywhere: 'emoji',
+    unicode_spaces: 'typographic',
+  };
+  const items = Array.from({ length: entitiesFor(2000) }, (_, i) => entity(r, i, SCRIPTS[script[shape] ?? 'cjk']));
+  const str =
+    shape === 'curly_quotes_everywhere' ? (s) => `“${s}”` : shape === 'curly_single_everywhere' ? (s) => `‘${s}’` : q;
+  const cjkKeys = shape === 'unquoted_cjk_keys';
+  const key = cjkKeys ? (k) => CJK_KEYS[k] : str;
+  const colon = shape === 'fullwidth_punctuation' ? '：' : shape === 'unicode_spaces' ? ':\u00a0' : ': ';
+  const comma = shape === 'fullwidth_punctuation' ? '，' : ',';
+  const line =
+    shape === 'unicode_spaces' ? (depth) => `\n${'\u3000'.repeat(depth)}` : (depth) => `\n${'  '.repeat(depth)}`;
+  const value = (v) =>
+    typeof v === 'string' ? str(v) : Array.isArray(v) ? `[${v.map(value).join(`${comma} `)}]` : JSON.stringify(v);
+  const object = (it) =>
+    `{${line(3)}${Object.entries(it)
+      .map(([k, v]) => `${key(k)}${colon}${value(v)}`)
+      .join(`${comma}${line(3)}`)}${line(2)}}`;
+  const text = `{${line(1)}${key('entities')}${colon}[${line(2)}${items.map(object).join(`${comma}${line(2)}`)}${line(1)}]\n}`;
+  const renamed = (it) => (cjkKeys ? Object.fromEntries(Object.entries(it).map(([k, v]) => [CJK_KEYS[k], v])) : it);
+  return { text, value: { [cjkKeys ? CJK_KEYS.entities : 'entities']: items.map(renamed) } };
+}
+
 /** Strictly valid JSON of about `bytes` bytes. */
 export function validDocument(seed, bytes, script = 'latin1') {
   const r = rng(seed);
