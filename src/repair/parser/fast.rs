@@ -178,7 +178,7 @@ fn scan_content(
 
 /// A key the fast lane can read at `i`: `(quote, content start, content end, offset after the colon)`,
 /// for a quoted key with plain content (`quote` is its quote's first byte, 0xE2 for a typographic one) or
-/// an unquoted ASCII identifier (`quote` 0), followed by spaces and a colon on the same line.
+/// an unquoted identifier (`quote` 0), followed by spaces and a colon on the same line.
 #[inline]
 fn plain_key(
     s: &[u8],
@@ -205,9 +205,15 @@ fn plain_key(
         }
         (k + 3 <= end && closer_len(style, curly_closes, s, k) == 3).then_some(())?;
         (b, i + 3, k, k + 3)
-    } else if b.is_ascii_alphabetic() || matches!(b, b'_' | b'$') {
+    } else if b.is_ascii_alphabetic()
+        || matches!(b, b'_' | b'$')
+        || b >= 0x80 && !matches!(b, 0xC2 | 0xE1..=0xE3 | 0xEF)
+    {
+        // Characters beyond ASCII too, except where a space, an invisible character, a typographic
+        // quote, an ellipsis or full-width punctuation may start (what the general steps skip or read
+        // otherwise before a key, or end it at).
         let mut k = i + 1;
-        while k < end && is_key_byte(s[k]) {
+        while k < end && (is_key_byte(s[k]) || s[k] >= 0x80 && s[k] != 0xEF) {
             k += 1;
         }
         (0, i, k, k)
@@ -660,6 +666,10 @@ mod tests {
         "\u{feff}",
         "\u{2060}",
         "\u{1680}",
+        // Unquoted keys beyond ASCII.
+        "名前",
+        "ключ",
+        "名前：",
         // Keys and values in typographic quotes, apostrophes in them.
         "“k”",
         "‘k’",
@@ -757,10 +767,10 @@ mod tests {
         ]);
     }
 
-    /// Keys and values in typographic quotes, and Unicode spaces between tokens: the lane reads them as
-    /// the general steps do, and leaves what it cannot be sure of to them.
+    /// Keys and values in typographic quotes, unquoted keys beyond ASCII and Unicode spaces between
+    /// tokens: the lane reads them as the general steps do, and leaves what it cannot be sure of to them.
     #[test]
-    fn typographic_keys_strings_and_unicode_spaces_read_as_the_general_steps_do() {
+    fn keys_strings_and_spaces_beyond_ascii_read_as_the_general_steps_do() {
         same_with_and_without_repairs(&[
             "{“name”: “Ada”, “tags”: [“a”, “b”]}",
             "{‘name’: ‘Ada’, ‘n’: 1}",
@@ -774,6 +784,9 @@ mod tests {
             "{\"a\":\u{a0}1,\u{3000}\"b\":\u{a0}\u{a0}[1,\u{3000}2]}",
             "{\"a\": 1,\n\u{a0}\u{a0}\"b\": 2}",
             "[1,\u{a0}",
+            "{名前: 1, ключ: 2, é: 3, キー: 4}",
+            "{\"a\": \"x\", 名前: 1, \"b\": \"y\",\u{3000}名前: 2}",
+            "{名前 : 1, 名前：2, 名\u{3000}前: 3, 名前”: 4}",
         ]);
     }
 
