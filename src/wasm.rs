@@ -226,7 +226,10 @@ pub fn repair_text(
     form: u8,
 ) -> usize {
     let form = Form::from_code(form);
-    let options = repair_options(max_depth, max_input_length, forbid, assume_invalid);
+    let options = RepairOptions {
+        report,
+        ..repair_options(max_depth, max_input_length, forbid, assume_invalid)
+    };
     let input = input_form_now();
     #[cfg(feature = "panic-probe")]
     panic_probe(len, input);
@@ -324,6 +327,7 @@ fn repair_options(
         max_input_length: (max_input_length >= 0.0).then_some(max_input_length as usize),
         forbid: set,
         assume_invalid,
+        report: true,
     }
 }
 

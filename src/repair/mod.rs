@@ -36,6 +36,10 @@ pub struct Options {
     /// Skip the check for strictly valid JSON (the caller already tried a strict parser). Input that
     /// needs no repair is still reported [`Status::Valid`].
     pub assume_invalid: bool,
+    /// Keep every repair in the result's `repairs` (the default). Without it only the first one is
+    /// kept: the status, the value and the errors are the same, for less work when no report is wanted
+    /// (a response in single quotes makes a repair or two per string).
+    pub report: bool,
 }
 
 impl Default for Options {
@@ -45,6 +49,7 @@ impl Default for Options {
             max_input_length: None,
             forbid: RepairSet::NONE,
             assume_invalid: false,
+            report: true,
         }
     }
 }
@@ -514,6 +519,41 @@ mod tests {
             if let Ok(out) = assumed {
                 prop_assert_eq!(out.status == Status::Valid, out.repairs.is_empty(), "{:?}", text);
                 prop_assert!(out.status != Status::Valid || strict, "{:?}", text);
+            }
+        }
+
+        /// Without a report only the parser's first repair is kept, and nothing else changes: the JSON, the
+        /// status, the span and the errors are those of the repair that keeps every one.
+        #[test]
+        fn without_a_report_only_the_first_repair_is_kept(
+            pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..24),
+            latin1 in proptest::collection::vec(proptest::sample::select(LATIN1_PIECES), 0..24),
+            assume_invalid in proptest::bool::ANY,
+        ) {
+            for text in [pieces.concat(), latin1.concat()] {
+                let options = Options { assume_invalid, ..Options::default() };
+                let full = repair_bytes(&text, &options);
+                let first = repair_bytes(&text, &Options { report: false, ..options });
+                match (full, first) {
+                    (Ok(full), Ok(first)) => {
+                        prop_assert_eq!(&first.json, &full.json, "{:?}", text);
+                        prop_assert_eq!(first.status, full.status, "{:?}", text);
+                        prop_assert_eq!(&first.span, &full.span, "{:?}", text);
+                        // The locator's repairs, then the parser's first.
+                        prop_assert!(full.repairs.starts_with(&first.repairs), "{:?}", text);
+                        prop_assert_eq!(first.repairs.is_empty(), full.repairs.is_empty(), "{:?}", text);
+                    }
+                    (Err(full), Err(first)) => {
+                        prop_assert_eq!(first.to_string(), full.to_string(), "{:?}", text)
+                    }
+                    (full, first) => prop_assert!(
+                        false,
+                        "{:?}: {:?} against {:?}",
+                        text,
+                        full.map(|o| o.status),
+                        first.map(|o| o.status)
+                    ),
+                }
             }
         }
 

@@ -174,6 +174,9 @@ impl SourceParse {
                 if self.latin1 {
                     p.read_latin1();
                 }
+                if !self.options.report {
+                    p.first_repair_only();
+                }
                 p.resume(bytes, more)
             }
         };

@@ -375,7 +375,9 @@ impl Parser<'_> {
         if self.st.forbid.contains(kind) {
             return self.record(kind, offset);
         }
-        self.st.repairs.push(crate::record::Repair { kind, offset });
+        if self.st.every_repair || self.st.repairs.is_empty() {
+            self.st.repairs.push(crate::record::Repair { kind, offset });
+        }
         Ok(())
     }
 

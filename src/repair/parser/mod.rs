@@ -227,6 +227,8 @@ struct Progress {
     low_water: Cell<usize>,
     /// Whether complete input is read through the fast lane (off only to test it against the general steps).
     fast: bool,
+    /// Whether every repair is kept, or only the first (see [`Parser::first_repair_only`]).
+    every_repair: bool,
     /// The error the parse stopped with, if it did.
     fault: Option<Fault>,
 }
@@ -268,6 +270,7 @@ impl<'a> Parser<'a> {
                 curly_closes: !forbid.contains(RepairKind::CurlyQuotes),
                 low_water: Cell::new(usize::MAX),
                 fast: true,
+                every_repair: true,
                 fault: None,
             },
         }
@@ -280,6 +283,14 @@ impl<'a> Parser<'a> {
     /// the parser takes into account where it counts.
     pub fn read_latin1(&mut self) {
         self.input.read_latin1();
+    }
+
+    /// Keeps only the first repair in the output's `repairs`: all that tells whether the input was
+    /// repaired and how its repair began (see `settles_invalid`). Every repair is still checked against
+    /// the forbidden ones, and the JSON is the same. The first one stays the first: a repair taken back
+    /// (`take_back_repairs`) takes every later one with it, as they lie at or after its offset.
+    pub fn first_repair_only(&mut self) {
+        self.st.every_repair = false;
     }
 
     /// Tells the parser that the locator removed a JSONP callback before the value.
@@ -491,7 +502,9 @@ impl<'a> Parser<'a> {
         if self.st.forbid.contains(kind) {
             return Err(self.fail(ErrorKind::RepairForbidden { repair: kind }, offset));
         }
-        self.st.repairs.push(Repair { kind, offset });
+        if self.st.every_repair || self.st.repairs.is_empty() {
+            self.st.repairs.push(Repair { kind, offset });
+        }
         Ok(())
     }
 
