@@ -268,6 +268,46 @@ fn narrow_of_bytes(bytes: &[u8], latin1: bool) -> Vec<u8> {
     out
 }
 
+/// `locate_all` on `text` against counting its characters one by one: at every character boundary, at
+/// every seventeenth (so that the steps between them are long), at the end alone, in order and reversed.
+pub fn check_locations(text: &str) {
+    use llm_response_sanitizer::position::Location;
+    let mut all = Vec::new();
+    let (mut index, mut line, mut line_start) = (0, 1, 0);
+    for (offset, c) in text.char_indices() {
+        all.push((
+            offset,
+            Location {
+                index,
+                line,
+                column: index - line_start + 1,
+            },
+        ));
+        index += c.len_utf16();
+        if c == '\n' {
+            line += 1;
+            line_start = index;
+        }
+    }
+    all.push((
+        text.len(),
+        Location {
+            index,
+            line,
+            column: index - line_start + 1,
+        },
+    ));
+    let sparse: Vec<_> = all.iter().copied().step_by(17).collect();
+    for mut picked in [all.clone(), sparse, all[all.len() - 1..].to_vec()] {
+        for _ in 0..2 {
+            let offsets: Vec<usize> = picked.iter().map(|p| p.0).collect();
+            let want: Vec<Location> = picked.iter().map(|p| p.1).collect();
+            assert_eq!(locate_all(text, &offsets), want, "{text:?} at {offsets:?}");
+            picked.reverse();
+        }
+    }
+}
+
 /// The binding's transcoders on the text of `runs` and `dots` ASCII units after them (so that runs end at
 /// every distance from the end), both ways, against the standard library; then the UTF-8 with each of
 /// `breaks` (a place, a piece of [`BROKEN`]) inserted, against [`utf16_of_bytes`]; the narrow forms of
@@ -293,6 +333,7 @@ pub fn check_transcoders(runs: &[Run], dots: usize, breaks: &[(usize, usize)]) {
     }
     units.extend(core::iter::repeat(0x2e).take(dots));
     let text = String::from_utf16_lossy(&units);
+    check_locations(&text);
     assert_eq!(utf16_to_utf8(&units), text.as_bytes(), "{units:x?}");
     assert_eq!(
         utf8_to_utf16(text.as_bytes()),
