@@ -599,6 +599,30 @@ if (!quick) {
   );
 }
 out(`| growth: 1 MB / 100 KB, both in 10-char chunks (linear ≈ 10) | ${fmt(ours1m10 / ours100)} | |`);
+if (!quick) {
+  // The same against @streamparser/json with strings in other scripts (its time follows the tokens, ours
+  // mostly the chunks: documents of longer words hold fewer tokens).
+  out();
+  out('The same by the script of the strings, against @streamparser/json (best of 5 and 3 runs each):');
+  out();
+  out('| strings | 100 KB / 10: ours | @streamparser/json | ratio | 1 MB / 100: ours | @streamparser/json | ratio |');
+  out('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const script of ['typographic', 'emoji', 'cjk', 'cjk-dense', 'cyrillic']) {
+    const cells = [];
+    for (const [bytes, size, runs] of [
+      [100_000, 10, 5],
+      [1_000_000, 100, 3],
+    ]) {
+      const t = validDocument(21, bytes, script).text;
+      if (!isDeepStrictEqual(streamOurs(t, size), JSON.parse(t))) throw new Error(`bench: streamed ${script} differs`);
+      streamParserRun(t, size);
+      const ours = await bestCpu(() => streamOurs(t, size), runs);
+      const theirs = await bestCpu(() => streamParserRun(t, size), runs);
+      cells.push(`${ours.toFixed(1)} ms | ${theirs.toFixed(1)} ms | ${fmt(theirs / ours, 2)}×`);
+    }
+    out(`| ${script} | ${cells.join(' | ')} |`);
+  }
+}
 
 // 9. Schema-guided extraction: a 2 KB turn response (seed 004's schema).
 out();
