@@ -26,7 +26,8 @@ use super::{
 };
 use crate::record::RepairKind;
 use crate::repair::chars::{
-    closer_len, find_control, is_json_ws, quote_at, skip_plain_string_bytes, QuoteStyle,
+    closer_len, find_control, fullwidth_punct, is_json_ws, quote_at, skip_plain_string_bytes,
+    QuoteStyle,
 };
 
 /// The first offset at or after `i` that is not JSON whitespace.
@@ -43,6 +44,23 @@ fn skip_ws(s: &[u8], mut i: usize, end: usize) -> usize {
 fn set_may_open(s: &[u8], pos: usize, end: usize) -> bool {
     let n = skip_ws(s, pos + 1, end);
     n < end && may_open_set(s[n])
+}
+
+/// The byte at `k` as the general steps read punctuation (`Seen::punct`): a full-width `：` or `，` as
+/// its ASCII form, three bytes long; any other byte as itself.
+#[inline(always)]
+fn punct(s: &[u8], k: usize) -> (u8, usize) {
+    match s[k] {
+        0xEF => fullwidth_punct(s, k).map_or((0xEF, 1), |p| (p, 3)),
+        b => (b, 1),
+    }
+}
+
+/// Whether the byte at `k` ends a number or keyword in the lane: [`is_token_end`], or a full-width comma,
+/// which the general steps end one at too.
+#[inline(always)]
+fn token_ends_at(s: &[u8], k: usize) -> bool {
+    is_token_end(s[k]) || punct(s, k) == (b',', 3)
 }
 
 /// Bytes of an unquoted key the fast lane reads: ASCII identifier bytes that the general parser copies
@@ -224,7 +242,10 @@ fn plain_key(
     while k < end && matches!(s[k], b' ' | b'\t') {
         k += 1;
     }
-    (k < end && s[k] == b':').then_some((quote, start, stop, k + 1))
+    // A full-width colon only after quotes: the general look-ahead for a key (`key_ahead`) reads an
+    // unquoted one as part of the word.
+    let (colon, width) = if k < end { punct(s, k) } else { (0, 0) };
+    (colon == b':' && (width == 1 || quote != 0)).then_some((quote, start, stop, k + width))
 }
 
 impl Parser<'_> {
@@ -268,25 +289,33 @@ impl Parser<'_> {
                 }
             }
             match self.st.state {
-                State::AfterValue => match b {
-                    b',' => {
-                        self.st.pending_comma = Some(pos);
-                        self.st.pos = pos + 1;
-                        self.st.state = State::item(in_object);
+                State::AfterValue => {
+                    let (p, width) = punct(s, pos);
+                    match p {
+                        b',' => {
+                            if width > 1 {
+                                // repair: `{"a": 1，"b": 2}`, as the general `separator` makes it
+                                self.note(RepairKind::FullwidthPunctuation, pos)?;
+                            }
+                            self.st.pending_comma = Some(pos);
+                            self.st.pos = pos + width;
+                            self.st.state = State::item(in_object);
+                        }
+                        b'}' if in_object => self.close_with(b)?,
+                        b']' if !in_object => self.close_with(b)?,
+                        // A missing `}` before an array's next item: the general step decides.
+                        b'{' | b'[' if in_object && self.in_list() => return Ok(()),
+                        // A quote right after a number or keyword may be a stray one: the general step
+                        // decides.
+                        b'"' if s[pos - 1].is_ascii_alphanumeric() => return Ok(()),
+                        // repair: `[1 2]`, `{"a": 1 "b": 2}`
+                        b'"' | b'\'' | b'{' | b'[' | b'_' | b'$' | b'-' | b'+' => {
+                            self.missing_comma(in_object)?
+                        }
+                        _ if b.is_ascii_alphanumeric() => self.missing_comma(in_object)?,
+                        _ => return Ok(()),
                     }
-                    b'}' if in_object => self.close_with(b)?,
-                    b']' if !in_object => self.close_with(b)?,
-                    // A missing `}` before an array's next item: the general step decides.
-                    b'{' | b'[' if in_object && self.in_list() => return Ok(()),
-                    // A quote right after a number or keyword may be a stray one: the general step decides.
-                    b'"' if s[pos - 1].is_ascii_alphanumeric() => return Ok(()),
-                    // repair: `[1 2]`, `{"a": 1 "b": 2}`
-                    b'"' | b'\'' | b'{' | b'[' | b'_' | b'$' | b'-' | b'+' => {
-                        self.missing_comma(in_object)?
-                    }
-                    _ if b.is_ascii_alphanumeric() => self.missing_comma(in_object)?,
-                    _ => return Ok(()),
-                },
+                }
                 State::Key => match b {
                     b'}' | b']' => self.close_with(b)?,
                     _ => match plain_key(s, pos, end, self.st.curly_closes) {
@@ -320,7 +349,7 @@ impl Parser<'_> {
                         {
                             k += 1;
                         }
-                        if k >= end || !is_token_end(s[k]) || !is_strict_number(&s[pos..k]) {
+                        if k >= end || !token_ends_at(s, k) || !is_strict_number(&s[pos..k]) {
                             return Ok(());
                         }
                         // `1,000` in an object: the general step reads the digits past the comma.
@@ -336,7 +365,7 @@ impl Parser<'_> {
                     b't' | b'f' | b'n' | b'T' | b'F' | b'N' | b'u' | b'I' => {
                         let Some(&(word, json, kind)) =
                             keyword_prefix(&s[pos..end]).filter(|(word, _, _)| {
-                                pos + word.len() < end && is_token_end(s[pos + word.len()])
+                                pos + word.len() < end && token_ends_at(s, pos + word.len())
                             })
                         else {
                             return Ok(());
@@ -401,6 +430,10 @@ impl Parser<'_> {
             0 => self.note(RepairKind::UnquotedKey, at)?,
             _ => self.note(RepairKind::CurlyQuotes, at)?,
         }
+        if self.input.seen()[after - 1] != b':' {
+            // repair: `{"名前"："太郎"}`, as `after_key` makes it
+            self.note(RepairKind::FullwidthPunctuation, after - 3)?;
+        }
         self.write_quoted(start..stop, true);
         self.st.pos = after;
         self.st.state = State::Value;
@@ -450,14 +483,15 @@ impl Parser<'_> {
             return Ok(false);
         }
         let mut key = None;
-        let ends = match s[n] {
+        let (next, width) = punct(s, n);
+        let ends = match next {
             // A closer of the other kind: whether it ends the string, the general rule decides.
             b'}' => in_object,
             b']' => !in_object,
             // repair (made by the next step): a missing comma before the quote
             _ if quote_at(s, n).is_some() => n > after,
             b',' => {
-                let r = skip_ws(s, n + 1, end);
+                let r = skip_ws(s, n + width, end);
                 match s.get(r) {
                     _ if r >= end => false,
                     Some(b'}') if in_object => true,
@@ -483,7 +517,7 @@ impl Parser<'_> {
         // A comment after the string or its comma: the general rule decides, as it would (a comma or a
         // comment after a string leaves nothing for `after_string` to join).
         let ends =
-            ends || (matches!(s[n], b',' | b'/' | b'#') && self.ends_string(after, Ctx::Value)?);
+            ends || (matches!(next, b',' | b'/' | b'#') && self.ends_string(after, Ctx::Value)?);
         if !ends {
             return Ok(false);
         }
@@ -515,6 +549,10 @@ impl Parser<'_> {
         self.st.pos = after;
         self.value_done();
         if let Some((r, k)) = key {
+            if width > 1 {
+                // repair: `{"a": "x"，"b": 2}`, as the general `separator` makes it
+                self.note(RepairKind::FullwidthPunctuation, n)?;
+            }
             self.st.pending_comma = Some(n);
             self.st.pos = r;
             self.fast_key(k)?;
@@ -668,6 +706,11 @@ mod tests {
         "\u{feff}",
         "\u{2060}",
         "\u{1680}",
+        // Full-width punctuation between members.
+        "\"k\"：",
+        "1，",
+        "\"v\"，",
+        "true，",
         // Unquoted keys beyond ASCII.
         "名前",
         "ключ",
@@ -769,8 +812,9 @@ mod tests {
         ]);
     }
 
-    /// Keys and values in typographic quotes, unquoted keys beyond ASCII and Unicode spaces between
-    /// tokens: the lane reads them as the general steps do, and leaves what it cannot be sure of to them.
+    /// Keys and values in typographic quotes, unquoted keys beyond ASCII, Unicode spaces and full-width
+    /// punctuation between tokens: the lane reads them as the general steps do, and leaves what it
+    /// cannot be sure of to them.
     #[test]
     fn keys_strings_and_spaces_beyond_ascii_read_as_the_general_steps_do() {
         same_with_and_without_repairs(&[
@@ -789,6 +833,11 @@ mod tests {
             "{名前: 1, ключ: 2, é: 3, キー: 4}",
             "{\"a\": \"x\", 名前: 1, \"b\": \"y\",\u{3000}名前: 2}",
             "{名前 : 1, 名前：2, 名\u{3000}前: 3, 名前”: 4}",
+            "{\"名前\"：\"太郎\"，\"n\"：1，\"b\"：true，\"c\"：[1，\"x\"，null]，}",
+            "{'a'：'x'，'b'：None，“c”：1}",
+            "{名前：1，\"a\"：\"x\"，名前：2}",
+            "{\"a\": \"x\"，名前：f(1)}",
+            "{\"a\": 1，000，\"b\": 2，}",
         ]);
     }
 
