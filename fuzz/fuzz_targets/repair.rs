@@ -1,5 +1,5 @@
 //! The repairer on arbitrary text: never panics, and whatever it returns is strict JSON. Valid JSON
-//! comes back as the same value.
+//! comes back as the same value, and a repair without a report gives the same result.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -24,6 +24,23 @@ fuzz_target!(|data: &[u8]| {
         ..RepairOptions::default()
     };
     for options in [RepairOptions::default(), shallow] {
+        // Without a report the same result, keeping the parser's first repair only.
+        let brief = repair(
+            &text,
+            &RepairOptions {
+                report: false,
+                ..options.clone()
+            },
+        );
+        match (&repair(&text, &options), &brief) {
+            (Ok(full), Ok(brief)) => {
+                assert_eq!((&full.json, full.status), (&brief.json, brief.status), "{text:?}");
+                assert!(full.repairs.starts_with(&brief.repairs), "{text:?}");
+                assert_eq!(full.repairs.is_empty(), brief.repairs.is_empty(), "{text:?}");
+            }
+            (Err(full), Err(brief)) => assert_eq!(full.to_string(), brief.to_string(), "{text:?}"),
+            (full, brief) => panic!("{text:?}: {:?} against {:?}", full.is_ok(), brief.is_ok()),
+        }
         if let Ok(out) = repair(&text, &options) {
             assert!(
                 is_strict_json(out.json.as_bytes()),
