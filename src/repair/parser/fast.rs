@@ -277,16 +277,27 @@ impl Parser<'_> {
                 return Ok(());
             }
             let b = s[pos];
-            // A comment, perhaps, or a no-break or ideographic space: the general step skips it
-            // first, and so does this one.
-            if matches!(b, b'/' | b'#' | 0xC2 | 0xE3) {
+            // A no-break or ideographic space, skipped and recorded as the general step does.
+            let rest = &s[pos..end];
+            let space = if rest.starts_with(&[0xC2, 0xA0]) {
+                2
+            } else if rest.starts_with(&[0xE3, 0x80, 0x80]) {
+                3
+            } else {
+                0
+            };
+            if space > 0 {
+                self.note(RepairKind::NonstandardWhitespace, pos)?;
+                self.st.pos = pos + space;
+                continue;
+            }
+            if matches!(b, b'/' | b'#') {
+                // A comment, perhaps: the general step skips it first, and so does this one.
                 self.skip_space()?;
-                if self.st.pos != pos {
-                    continue;
-                }
-                if matches!(b, b'/' | b'#') {
+                if self.st.pos == pos {
                     return Ok(());
                 }
+                continue;
             }
             match self.st.state {
                 State::AfterValue => {
@@ -495,9 +506,10 @@ impl Parser<'_> {
                 match s.get(r) {
                     _ if r >= end => false,
                     Some(b'}') if in_object => true,
-                    Some(b'/' | b'#') if in_object => {
-                        // Comments before the next member: the general rule looks past them for a
-                        // key or the closing brace (`plain_key` finds a subset of its keys).
+                    Some(b'/' | b'#' | 0xC2 | 0xE3) if in_object => {
+                        // Comments or Unicode spaces before the next member: the general rule looks
+                        // past them for a key or the closing brace (`plain_key` finds a subset of its
+                        // keys); the next steps read them.
                         let (k, _) = self.peek_past_space_and_comments(r, true)?;
                         s.get(k) == Some(&b'}') && k < end
                             || plain_key(s, k, end, self.st.curly_closes).is_some()
