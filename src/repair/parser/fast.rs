@@ -119,12 +119,12 @@ fn scan_content(
     controls: bool,
 ) -> Option<Content> {
     // The length of the string's own closing quote, as of its opening one.
-    let own = if style == QuoteStyle::CurlyDouble {
+    let own = if matches!(style, QuoteStyle::CurlyDouble | QuoteStyle::CurlySingle) {
         3
     } else {
         1
     };
-    let single = style == QuoteStyle::Single;
+    let single = matches!(style, QuoteStyle::Single | QuoteStyle::CurlySingle);
     let own_straight = match style {
         QuoteStyle::Double => b'"',
         QuoteStyle::Single => b'\'',
@@ -336,9 +336,8 @@ impl Parser<'_> {
                 },
                 State::Value => match b {
                     b'"' | b'\'' | 0xE2 => {
-                        let quote = match quote_at(s, pos) {
-                            Some((QuoteStyle::CurlySingle, _)) | None => return Ok(()),
-                            Some((style, _)) => style,
+                        let Some((quote, _)) = quote_at(s, pos) else {
+                            return Ok(());
                         };
                         if !self.fast_string(s, quote, in_object)? {
                             return Ok(());
