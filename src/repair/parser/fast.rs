@@ -278,18 +278,20 @@ impl Parser<'_> {
             }
             let b = s[pos];
             // A no-break or ideographic space, skipped and recorded as the general step does.
-            let rest = &s[pos..end];
-            let space = if rest.starts_with(&[0xC2, 0xA0]) {
-                2
-            } else if rest.starts_with(&[0xE3, 0x80, 0x80]) {
-                3
-            } else {
-                0
-            };
-            if space > 0 {
-                self.note(RepairKind::NonstandardWhitespace, pos)?;
-                self.st.pos = pos + space;
-                continue;
+            if b >= 0xC2 {
+                let rest = &s[pos..end];
+                let space = if rest.starts_with(&[0xC2, 0xA0]) {
+                    2
+                } else if rest.starts_with(&[0xE3, 0x80, 0x80]) {
+                    3
+                } else {
+                    0
+                };
+                if space > 0 {
+                    self.note(RepairKind::NonstandardWhitespace, pos)?;
+                    self.st.pos = pos + space;
+                    continue;
+                }
             }
             if matches!(b, b'/' | b'#') {
                 // A comment, perhaps: the general step skips it first, and so does this one.
