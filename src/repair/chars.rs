@@ -56,6 +56,16 @@ pub fn fullwidth_punct(s: &[u8], i: usize) -> Option<u8> {
     }
 }
 
+/// The punctuation at `s[i]` and its length in bytes: the byte itself, or `:` or `,` for a full-width
+/// `：` or `，` (three bytes; see [`fullwidth_punct`]).
+#[inline(always)]
+pub fn punct(s: &[u8], i: usize) -> (u8, usize) {
+    match s[i] {
+        0xEF => fullwidth_punct(s, i).map_or((0xEF, 1), |p| (p, 3)),
+        b => (b, 1),
+    }
+}
+
 /// Whether `s[i..]` starts with `pat`.
 #[inline]
 pub fn starts_with_at(s: &[u8], i: usize, pat: &[u8]) -> bool {

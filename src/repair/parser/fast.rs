@@ -26,8 +26,7 @@ use super::{
 };
 use crate::record::RepairKind;
 use crate::repair::chars::{
-    closer_len, find_control, fullwidth_punct, is_json_ws, quote_at, skip_plain_string_bytes,
-    QuoteStyle,
+    closer_len, find_control, is_json_ws, punct, quote_at, skip_plain_string_bytes, QuoteStyle,
 };
 
 /// The first offset at or after `i` that is not JSON whitespace.
@@ -44,16 +43,6 @@ fn skip_ws(s: &[u8], mut i: usize, end: usize) -> usize {
 fn set_may_open(s: &[u8], pos: usize, end: usize) -> bool {
     let n = skip_ws(s, pos + 1, end);
     n < end && may_open_set(s[n])
-}
-
-/// The byte at `k` as the general steps read punctuation (`Seen::punct`): a full-width `：` or `，` as
-/// its ASCII form, three bytes long; any other byte as itself.
-#[inline(always)]
-fn punct(s: &[u8], k: usize) -> (u8, usize) {
-    match s[k] {
-        0xEF => fullwidth_punct(s, k).map_or((0xEF, 1), |p| (p, 3)),
-        b => (b, 1),
-    }
 }
 
 /// Whether the byte at `k` ends a number or keyword in the lane: [`is_token_end`], or a full-width comma,

@@ -346,15 +346,10 @@ impl<'a> Seen<'a> {
         skip_plain_string_bytes(self.s, from, self.s.len(), single)
     }
 
-    /// The punctuation at `i` (which has arrived) and its length in bytes: the byte itself, or `:` or `,`
-    /// for a full-width `：` or `，` (three bytes; see [`fullwidth_punct`]).
+    /// The punctuation at `i` (which has arrived) and its length in bytes (see [`punct`]).
     #[inline(always)]
     pub(super) fn punct(self, i: usize) -> (u8, usize) {
-        let b = self.s[i];
-        match b {
-            0xEF => fullwidth_punct(self.s, i).map_or((b, 1), |p| (p, 3)),
-            _ => (b, 1),
-        }
+        punct(self.s, i)
     }
 
     /// [`Seen::at`] with full-width punctuation read as its ASCII form (see [`Seen::punct`]).
