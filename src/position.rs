@@ -130,8 +130,8 @@ mod tests {
 
     proptest! {
         /// Every offset at a character boundary, in any order, against counting the characters before
-        /// it: runs of ASCII long and short (the eight-byte step), line feeds and carriage returns,
-        /// characters of two, three and four bytes.
+        /// it: runs of ASCII long and short, line feeds and carriage returns, characters of two, three
+        /// and four bytes. (The wasm build's sixteen-byte step: `check_locations` in tests/common.)
         #[test]
         fn locations_count_utf16_units_lines_and_columns(
             text in "([a-z ,:\\[\\]{}\"]{0,30}[\n\r\u{e9}\u{4f60}\u{1f600}]?){0,12}",

@@ -32,16 +32,25 @@ fuzz_target!(|data: &[u8]| {
                 ..options.clone()
             },
         );
-        match (&repair(&text, &options), &brief) {
+        let full = repair(&text, &options);
+        match (&full, &brief) {
             (Ok(full), Ok(brief)) => {
-                assert_eq!((&full.json, full.status), (&brief.json, brief.status), "{text:?}");
+                assert_eq!(
+                    (&full.json, full.status),
+                    (&brief.json, brief.status),
+                    "{text:?}"
+                );
                 assert!(full.repairs.starts_with(&brief.repairs), "{text:?}");
-                assert_eq!(full.repairs.is_empty(), brief.repairs.is_empty(), "{text:?}");
+                assert_eq!(
+                    full.repairs.is_empty(),
+                    brief.repairs.is_empty(),
+                    "{text:?}"
+                );
             }
             (Err(full), Err(brief)) => assert_eq!(full.to_string(), brief.to_string(), "{text:?}"),
             (full, brief) => panic!("{text:?}: {:?} against {:?}", full.is_ok(), brief.is_ok()),
         }
-        if let Ok(out) = repair(&text, &options) {
+        if let Ok(out) = full {
             assert!(
                 is_strict_json(out.json.as_bytes()),
                 "not strict JSON: {text:?} -> {:?}",

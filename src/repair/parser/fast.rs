@@ -210,7 +210,9 @@ fn plain_key(
         while k < end && matches!(s[k], b' '..=b'~') && !matches!(s[k], b'"' | b'\'' | b'\\') {
             k += 1;
         }
-        (k + 3 <= end && closer_len(style, curly_closes, s, k) == 3).then_some(())?;
+        if k + 3 > end || closer_len(style, curly_closes, s, k) != 3 {
+            return None;
+        }
         (b, i + 3, k, k + 3)
     } else if b.is_ascii_alphabetic()
         || matches!(b, b'_' | b'$')
@@ -405,9 +407,7 @@ impl Parser<'_> {
         if self.st.forbid.contains(kind) {
             return self.record(kind, offset);
         }
-        if self.st.every_repair || self.st.repairs.is_empty() {
-            self.st.repairs.push(crate::record::Repair { kind, offset });
-        }
+        self.keep_repair(kind, offset);
         Ok(())
     }
 

@@ -502,10 +502,17 @@ impl<'a> Parser<'a> {
         if self.st.forbid.contains(kind) {
             return Err(self.fail(ErrorKind::RepairForbidden { repair: kind }, offset));
         }
+        self.keep_repair(kind, offset);
+        Ok(())
+    }
+
+    /// Keeps a repair the options allow: every one, or only the first (see
+    /// [`Parser::first_repair_only`]).
+    #[inline(always)]
+    fn keep_repair(&mut self, kind: RepairKind, offset: usize) {
         if self.st.every_repair || self.st.repairs.is_empty() {
             self.st.repairs.push(Repair { kind, offset });
         }
-        Ok(())
     }
 
     fn top(&self) -> Option<Container> {
