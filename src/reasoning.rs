@@ -33,19 +33,55 @@ pub const LONGEST_CLOSING_TAG: usize = {
     max
 };
 
-/// Whether a tag can start with byte `b`: the locator's scans stop only at these.
-#[inline]
-pub(crate) fn may_start_tag(b: u8) -> bool {
-    b == b'<' || b == b'['
+/// The first three bytes of a tag, ASCII-lowercased, as one number (every tag is longer).
+const fn head(b: &[u8]) -> u32 {
+    (b[0].to_ascii_lowercase() as u32)
+        | (b[1].to_ascii_lowercase() as u32) << 8
+        | (b[2].to_ascii_lowercase() as u32) << 16
 }
+
+/// The [`head`]s of the opening tags (`closing` false) or the closing ones, in table order.
+const fn heads(closing: bool) -> [u32; REASONING_TAGS.len()] {
+    let mut out = [0; REASONING_TAGS.len()];
+    let mut i = 0;
+    while i < out.len() {
+        let pair = REASONING_TAGS[i];
+        out[i] = head(if closing { pair.1 } else { pair.0 }.as_bytes());
+        i += 1;
+    }
+    out
+}
+
+/// [`heads`] of both kinds, indexed by `closing`.
+const HEADS: [[u32; REASONING_TAGS.len()]; 2] = [heads(false), heads(true)];
 
 /// The reasoning tag at `s[i..]`, opening or (with `closing`) closing: its length and its index in
 /// [`REASONING_TAGS`].
 #[inline(never)]
 pub(crate) fn tag_at(s: &[u8], i: usize, closing: bool) -> Option<(usize, usize)> {
-    if !s.get(i).is_some_and(|&b| may_start_tag(b)) {
+    let first = s.get(i..i + 3)?;
+    // Text with markup stops the locator's scans at every `<` (`<div>`, `</p>`) and arrays at every `[`:
+    // three bytes answer for nearly all of them.
+    if !HEADS[usize::from(closing)].contains(&head(first)) {
         return None;
     }
+    whole_tag_at(s, i, closing)
+}
+
+/// The reasoning tag at `s[i..]` of either kind: its length, its index in [`REASONING_TAGS`] and whether it
+/// closes (no opening tag starts as a closing one does).
+#[inline(never)]
+pub(crate) fn any_tag_at(s: &[u8], i: usize) -> Option<(usize, usize, bool)> {
+    let key = head(s.get(i..i + 3)?);
+    let closing = HEADS[1].contains(&key);
+    if !closing && !HEADS[0].contains(&key) {
+        return None;
+    }
+    whole_tag_at(s, i, closing).map(|(len, n)| (len, n, closing))
+}
+
+/// [`tag_at`] past its quick check.
+fn whole_tag_at(s: &[u8], i: usize, closing: bool) -> Option<(usize, usize)> {
     REASONING_TAGS.iter().enumerate().find_map(|(n, pair)| {
         let tag = if closing { pair.1 } else { pair.0 }.as_bytes();
         let here = s.get(i..i + tag.len())?;
@@ -84,14 +120,51 @@ mod tests {
     }
 
     #[test]
+    fn every_tag_is_found_in_any_case_and_markup_is_not() {
+        for (n, (open, close)) in REASONING_TAGS.iter().enumerate() {
+            for (tag, closing) in [(open, false), (close, true)] {
+                let upper = tag.to_ascii_uppercase();
+                for text in [tag.to_string(), upper, format!("x{tag}x")] {
+                    let at = usize::from(text.starts_with('x'));
+                    assert_eq!(tag_at(text.as_bytes(), at, closing), Some((tag.len(), n)));
+                    assert_eq!(tag_at(text.as_bytes(), at, !closing), None, "{text}");
+                    let either = any_tag_at(text.as_bytes(), at);
+                    assert_eq!(either, Some((tag.len(), n, closing)), "{text}");
+                }
+            }
+        }
+        for markup in [
+            "<div>",
+            "</p>",
+            "<a href=\"/\">",
+            "</table>",
+            "<t",
+            "[1, 2]",
+            "[/x]",
+            "<|im_end|>",
+        ] {
+            let s = markup.as_bytes();
+            assert_eq!(
+                (tag_at(s, 0, false), tag_at(s, 0, true), any_tag_at(s, 0)),
+                (None, None, None),
+                "{markup}"
+            );
+        }
+        // `any_tag_at` tells the kinds apart by their first three bytes.
+        assert!(HEADS[0].iter().all(|h| !HEADS[1].contains(h)));
+    }
+
+    #[test]
     fn longest_closing_tag_is_measured() {
         assert_eq!(
             LONGEST_CLOSING_TAG,
             "<|start|>assistant<|channel|>final<|message|>".len()
         );
-        // Every tag starts with a byte the scans stop at.
+        // Every tag starts with a byte the locator's scans stop at (`find_byte3(s, p, b'<', b'[', b'[')`).
         for (open, close) in REASONING_TAGS {
-            assert!(may_start_tag(open.as_bytes()[0]) && may_start_tag(close.as_bytes()[0]));
+            assert!([open, close]
+                .iter()
+                .all(|t| matches!(t.as_bytes()[0], b'<' | b'[')));
         }
     }
 }

@@ -8,7 +8,7 @@ use super::chars::{
     is_word_byte, quote_at, starts_with_at, NBSP,
 };
 use crate::prelude::*;
-use crate::reasoning::{tag_at, LONGEST_CLOSING_TAG};
+use crate::reasoning::{any_tag_at, tag_at, LONGEST_CLOSING_TAG};
 use crate::record::{Repair, RepairKind};
 
 /// Where the parser should start, and what the locator removed on the way.
@@ -137,17 +137,17 @@ fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> (Option<u
     let mut p = from;
     while let Some(at) = find_byte3(s, p, b'<', b'[', b'[') {
         p = at;
-        if tag_at(s, p, false).is_some() {
-            return (Some(from), true);
+        match any_tag_at(s, p) {
+            Some((_, _, false)) => return (Some(from), true),
+            Some((len, _, true)) => {
+                repairs.push(Repair {
+                    kind: RepairKind::ReasoningRemoved,
+                    offset: from,
+                });
+                return (Some(p + len), true);
+            }
+            None => p += 1,
         }
-        if let Some((len, _)) = tag_at(s, p, true) {
-            repairs.push(Repair {
-                kind: RepairKind::ReasoningRemoved,
-                offset: from,
-            });
-            return (Some(p + len), true);
-        }
-        p += 1;
     }
     (Some(from), false)
 }
