@@ -30,6 +30,8 @@ import {
   SCRIPTS,
   PROSE,
   SHAPES,
+  CONTENTS,
+  contentDocument,
   document,
   proseDocument,
   structureDocument,
@@ -274,6 +276,36 @@ for (const shape of SHAPES) {
   out(
     `| ${shape} | ${Math.round(right * 100)}% | ${Math.round(theirs * 100)}% | ${mbps(ours, bytes)} | ${mbps(jr, bytes)} | ${speed} |`,
   );
+}
+
+// 2b''. Other content: what models put in strings besides words (code, Markdown, HTML, URLs) and values of
+// other shapes, each with trailing commas and with unquoted keys.
+out();
+out('## ~1.5–3 KB responses of other content');
+out();
+out('Strings holding source code, Markdown with a fenced block, HTML, URLs and paths; a 200-number array, deep');
+out('nesting, small records. No bar of their own; a ratio only where jsonrepair is right.');
+out();
+out(
+  '| content | ours right | jsonrepair right | trailing commas: ours MB/s | vs jsonrepair | unquoted keys: ours MB/s | vs jsonrepair |',
+);
+out('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const content of CONTENTS) {
+  const cells = [];
+  let right = 0;
+  let theirs = 0;
+  for (const defect of ['trailing_commas', 'unquoted_keys']) {
+    const ws = Array.from({ length: 20 }, (_, i) => contentDocument(1000 + i, content, defect));
+    right += ws.filter((w) => correct(libraries['llm-response-sanitizer'], w)).length / ws.length / 2;
+    const jrRight = ws.filter((w) => correct(libraries.jsonrepair, w)).length / ws.length;
+    theirs += jrRight / 2;
+    const texts = ws.map((w) => w.text);
+    const [ours, jr] = rates([libraries['llm-response-sanitizer'], libraries.jsonrepair], texts, budgetMs);
+    const bytes = texts.reduce((n, t) => n + t.length, 0) / texts.length;
+    cells.push(mbps(ours, bytes), jrRight === 1 ? `${fmt(ours / jr)}×` : '(jsonrepair wrong)');
+  }
+  allOurs.push(right);
+  out(`| ${content} | ${Math.round(right * 100)}% | ${Math.round(theirs * 100)}% | ${cells.join(' | ')} |`);
 }
 
 // 2c. Prose: strings that are sentences (long runs of one script), as models write them.

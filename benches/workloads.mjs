@@ -333,6 +333,73 @@ export function structureDocument(seed, shape) {
   return { text, value: { [cjkKeys ? CJK_KEYS.entities : 'entities']: items.map(renamed) } };
 }
 
+/**
+ * What models put in JSON besides the entity documents' words: strings holding source code (escaped line
+ * breaks and quotes, braces, backticks), Markdown with a fenced block, HTML, URLs and paths; and values of
+ * other shapes: a long array of numbers, deep nesting, many small records. See `contentDocument`.
+ */
+export const CONTENTS = ['code', 'markdown', 'html', 'urls_and_paths', 'number_array', 'deep_nesting', 'small_records'];
+
+/**
+ * A ~1–3 KB response whose value is of `content` (see CONTENTS), written as `JSON.stringify(value, null, 2)`
+ * with `defect` applied to its structure: 'trailing_commas' before every closing bracket, or 'unquoted_keys'.
+ * The strings hold no raw line break, so each line of the text is structure.
+ */
+export function contentDocument(seed, content, defect) {
+  const r = rng(seed);
+  const pick = (list) => list[Math.floor(r() * list.length)];
+  const words = (n) => Array.from({ length: n }, () => pick(ASCII_WORDS)).join(' ');
+  const code = () =>
+    `function ${pick(ASCII_WORDS)}(a, b) {\n  if (a > b) {\n    return "${pick(ASCII_WORDS)}";\n  }\n  const x = { k: [1, 2, 3] };\n  return \`\${a}-\${b}\`;\n}\n`;
+  const make = {
+    code: () => ({
+      files: Array.from({ length: 8 }, (_, i) => ({ path: `src/${pick(ASCII_WORDS)}/${i}.ts`, content: code() })),
+    }),
+    markdown: () => ({
+      sections: Array.from({ length: 8 }, () => ({
+        title: words(3),
+        body: `## ${words(3)}\n\n- ${words(5)}\n- \`${pick(ASCII_WORDS)}\` and **${pick(ASCII_WORDS)}**\n\n\`\`\`js\nconst a = ${Math.floor(r() * 99)};\n\`\`\`\n`,
+      })),
+    }),
+    html: () => ({
+      blocks: Array.from({ length: 12 }, () => ({
+        html: `<div class="${pick(ASCII_WORDS)}"><p>${words(6)}</p><a href="/${pick(ASCII_WORDS)}">${pick(ASCII_WORDS)}</a></div>`,
+      })),
+    }),
+    urls_and_paths: () => ({
+      links: Array.from({ length: 20 }, (_, i) => ({
+        url: `https://example.com/${pick(ASCII_WORDS)}/${i}?q=${pick(ASCII_WORDS)}#top`,
+        file: `/home/user/${pick(ASCII_WORDS)}/${i}.txt`,
+      })),
+    }),
+    number_array: () => ({
+      dims: 200,
+      embedding: Array.from({ length: 200 }, () => Math.round((r() * 2 - 1) * 1e6) / 1e6),
+    }),
+    deep_nesting: () => {
+      const level = (d) =>
+        d === 0 ? { leaf: words(2), n: Math.floor(r() * 100) } : { level: d, child: level(d - 1), side: [d, d + 1] };
+      return { roots: Array.from({ length: 2 }, () => level(8)) };
+    },
+    small_records: () => ({
+      rows: Array.from({ length: 24 }, (_, i) => ({
+        id: i,
+        ok: r() > 0.5,
+        tag: pick(ASCII_WORDS),
+        note: null,
+        v: Math.floor(r() * 1000),
+      })),
+    }),
+  }[content];
+  const value = make();
+  const json = JSON.stringify(value, null, 2);
+  const text =
+    defect === 'trailing_commas'
+      ? json.replace(/([^\s,[{])\n(\s*)([}\]])/g, '$1,\n$2$3')
+      : json.replace(/\n(\s*)"([A-Za-z_]\w*)":/g, '\n$1$2:');
+  return { text, value };
+}
+
 /** Strictly valid JSON of about `bytes` bytes. */
 export function validDocument(seed, bytes, script = 'latin1') {
   const r = rng(seed);
