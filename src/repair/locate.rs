@@ -216,16 +216,18 @@ fn end_of_fence(s: &[u8], from: usize, marker: u8) -> usize {
 }
 
 /// The first fenced block tagged json (or untagged) whose content starts with `{` or `[` (SPEC §2.4).
-/// Reasoning blocks and the contents of other blocks are skipped.
-fn find_fenced(s: &[u8], from: usize) -> Option<(usize, Fence)> {
+/// Reasoning blocks and the contents of other blocks are skipped; with `tags` false the text from `from`
+/// holds no reasoning tag (`skip_reasoning` looked at every `<` and `[`), and only fences stop the scan.
+fn find_fenced(s: &[u8], from: usize, tags: bool) -> Option<(usize, Fence)> {
     let mut p = from;
     // The next `[THINK]`-style tag at or after `p`, kept while `p` has not passed it.
-    let mut bracket_tag: Option<usize> = None;
+    let mut bracket_tag = (!tags).then_some(s.len());
+    let tag_start = if tags { b'<' } else { b'~' };
     while p < s.len() {
         if bracket_tag.map_or(true, |at| at < p) {
             bracket_tag = Some(next_bracket_tag(s, p));
         }
-        p = find_byte3(s, p, b'`', b'~', b'<')
+        p = find_byte3(s, p, b'`', b'~', tag_start)
             .unwrap_or(s.len())
             .min(bracket_tag.unwrap_or(s.len()));
         if p >= s.len() {
@@ -436,7 +438,12 @@ pub(crate) fn locate(s: &[u8]) -> Option<Source> {
     };
     let answer = answer?;
     let answer = skip_space(s, answer, &mut repairs);
-    let fenced = if plain { None } else { find_fenced(s, answer) };
+    // No reasoning tag was seen from `answer` on unless the reasoning question was decided.
+    let fenced = if plain {
+        None
+    } else {
+        find_fenced(s, answer, decided)
+    };
     // A fence inside a string of the value that starts before it is that string's content
     // (`{"a": "```json{}", "b": 1}`), not the source.
     let fenced = fenced.filter(|&(open, _)| {
@@ -593,6 +600,26 @@ mod tests {
         assert_eq!(start(t), t.find("{\"ok"));
         assert_eq!(start("[active, idle]"), Some(0));
         assert_eq!(start("The answer is 42."), None);
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        /// Where `skip_reasoning` saw no reasoning tag, the fenced search that does not stop at `<` and
+        /// `[` finds what the one that does finds: markup, brackets and fences in any order.
+        #[test]
+        fn fences_are_found_alike_without_reasoning_tags(
+            parts in proptest::collection::vec(proptest::sample::select(&[
+                "<div>", "</p>", "<", "[1]", "[", "[/x]", "```json\n", "```\n", "```", "~~~\n",
+                "```python\n", "{", "}", "\"", "a", " ", "\n", "`", "<think", "[THIN",
+            ][..]), 0..24),
+        ) {
+            let text = parts.concat();
+            let s = text.as_bytes();
+            let (answer, decided) = skip_reasoning(s, 0, &mut Vec::new());
+            proptest::prop_assume!(!decided && answer == Some(0));
+            let found = |tags| find_fenced(s, 0, tags).map(|(open, f)| (open, f.marker, f.content));
+            proptest::prop_assert_eq!(found(false), found(true), "{:?}", text);
+        }
     }
 
     #[test]
