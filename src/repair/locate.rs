@@ -220,7 +220,8 @@ fn end_of_fence(s: &[u8], from: usize, marker: u8) -> usize {
 /// holds no reasoning tag (`skip_reasoning` looked at every `<` and `[`), and only fences stop the scan.
 fn find_fenced(s: &[u8], from: usize, tags: bool) -> Option<(usize, Fence)> {
     let mut p = from;
-    // The next `[THINK]`-style tag at or after `p`, kept while `p` has not passed it.
+    // The next `[THINK]`-style tag at or after `p`, kept while `p` has not passed it (the text's end when
+    // there is none to look for).
     let mut bracket_tag = (!tags).then_some(s.len());
     let tag_start = if tags { b'<' } else { b'~' };
     while p < s.len() {
