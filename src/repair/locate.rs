@@ -8,7 +8,7 @@ use super::chars::{
     is_word_byte, quote_at, starts_with_at, NBSP,
 };
 use crate::prelude::*;
-use crate::reasoning::{any_tag_at, tag_at, LONGEST_CLOSING_TAG};
+use crate::reasoning::{any_tag_at, tag_at, LONGEST_CLOSING_TAG, REASONING_TAGS};
 use crate::record::{Repair, RepairKind};
 
 /// Where the parser should start, and what the locator removed on the way.
@@ -25,18 +25,19 @@ pub(crate) struct Source {
     pub settled: bool,
 }
 
-/// Byte offset just after the first closing tag of pair `name` of [`crate::reasoning::REASONING_TAGS`] at
-/// or after `from`; `None` when there is none.
+/// Byte offset just after the first closing tag of pair `name` of [`REASONING_TAGS`] at or after `from`;
+/// `None` when there is none. Only that tag's first byte stops the scan (no closing tag is a prefix of
+/// another, so where it matches no other tag does).
 fn end_of_block(s: &[u8], from: usize, name: usize) -> Option<usize> {
+    let close = REASONING_TAGS[name].1.as_bytes();
     let mut p = from;
-    while let Some(at) = find_byte3(s, p, b'<', b'[', b'[') {
-        p = at;
-        if let Some((len, n)) = tag_at(s, p, true) {
-            if n == name {
-                return Some(p + len);
-            }
+    while let Some(at) = find_byte(s, p, close[0]) {
+        if s.get(at..at + close.len())
+            .is_some_and(|t| t.eq_ignore_ascii_case(close))
+        {
+            return Some(at + close.len());
         }
-        p += 1;
+        p = at + 1;
     }
     None
 }
@@ -579,6 +580,16 @@ mod tests {
     #[test]
     fn unclosed_reasoning_has_no_json() {
         assert_eq!(start("<thinking>{\"a\":1}"), None);
+    }
+
+    #[test]
+    fn a_block_ends_at_its_own_closing_tag_in_any_case() {
+        let t = "<think>a</thinking>{\"no\":1} [/THINK] </reasoning> <b>b</b></THINK>{\"x\":1}";
+        assert_eq!(start(t), t.find("{\"x"));
+        let t = "[THINK]a</think>{\"no\":1} [x] [/think][1]";
+        assert_eq!(start(t), t.find("[1]"));
+        // Never closed: the whole text is reasoning.
+        assert_eq!(start("<thinking>{\"a\": 1}</think>"), None);
     }
 
     #[test]
