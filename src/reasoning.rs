@@ -152,6 +152,16 @@ mod tests {
         }
         // `any_tag_at` tells the kinds apart by their first three bytes.
         assert!(HEADS[0].iter().all(|h| !HEADS[1].contains(h)));
+        // No closing tag is a prefix of another: where one matches, no other does (the locator's
+        // `end_of_block` compares only its own).
+        for (_, a) in REASONING_TAGS {
+            for (_, b) in REASONING_TAGS.iter().filter(|(_, b)| b != &a) {
+                assert!(
+                    !a.to_ascii_lowercase().starts_with(&b.to_ascii_lowercase()),
+                    "{b} / {a}"
+                );
+            }
+        }
     }
 
     #[test]
