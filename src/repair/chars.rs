@@ -15,6 +15,8 @@ pub const RSQUO: &[u8] = "\u{2019}".as_bytes();
 pub const ELLIPSIS: &[u8] = "\u{2026}".as_bytes();
 /// U+00A0 no-break space.
 pub const NBSP: &[u8] = "\u{A0}".as_bytes();
+/// The ideographic space, U+3000: what CJK text indents and separates with.
+pub const IDEOGRAPHIC_SPACE: &[u8] = "\u{3000}".as_bytes();
 /// `´` (acute accent), which closes a backtick string typed with its pair.
 pub const ACUTE: &[u8] = "\u{B4}".as_bytes();
 

@@ -27,6 +27,7 @@ use super::{
 use crate::record::RepairKind;
 use crate::repair::chars::{
     closer_len, find_control, is_json_ws, punct, quote_at, skip_plain_string_bytes, QuoteStyle,
+    IDEOGRAPHIC_SPACE, NBSP,
 };
 
 /// The first offset at or after `i` that is not JSON whitespace.
@@ -271,10 +272,10 @@ impl Parser<'_> {
             // A no-break or ideographic space, skipped and recorded as the general step does.
             if b >= 0xC2 {
                 let rest = &s[pos..end];
-                let space = if rest.starts_with(&[0xC2, 0xA0]) {
-                    2
-                } else if rest.starts_with(&[0xE3, 0x80, 0x80]) {
-                    3
+                let space = if rest.starts_with(NBSP) {
+                    NBSP.len()
+                } else if rest.starts_with(IDEOGRAPHIC_SPACE) {
+                    IDEOGRAPHIC_SPACE.len()
                 } else {
                     0
                 };
