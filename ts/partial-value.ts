@@ -39,10 +39,23 @@ function put(parent: Container, key: string | number, value: unknown): void {
 
 const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !== null;
 
-/** A shallow copy of `live` whose containers are replaced by their latest snapshots. */
+/**
+ * A shallow copy of `live` whose containers are replaced by their latest snapshots. An array that has a
+ * copy already is copied from it, and only from its last item on: a stream only appends to an array and
+ * changes nothing in it but its last item (the open string or container), so the items before are those
+ * of the last copy. That keeps a growing array's copy per chunk a native copy instead of a lookup per item
+ * (100 KB in 10-character chunks: 34 ms, 1 MB: 2.2 s, quadratic with a large constant). An object's key
+ * may be written again anywhere in its order (`{"a": 1, "b": 2, "a": 3}`): objects are copied whole.
+ */
 function copyOf(live: Container, copies: WeakMap<Container, Container>): Container {
   const latest = (v: unknown): unknown => (isContainer(v) ? (copies.get(v) ?? v) : v);
-  if (Array.isArray(live)) return live.map(latest);
+  if (Array.isArray(live)) {
+    const before = copies.get(live) as unknown[] | undefined;
+    if (before === undefined) return live.map(latest);
+    const out = before.slice();
+    for (let i = Math.max(0, before.length - 1); i < live.length; i++) out[i] = latest(live[i]);
+    return out;
+  }
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(live)) put(out, key, latest(live[key]));
   return out;

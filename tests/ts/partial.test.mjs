@@ -390,6 +390,40 @@ test('a parser keeps its schema while extract calls with other schemas push it o
   assert.deepEqual(r.value, { n: 4 });
 });
 
+test('snapshots: a growing array keeps every finished item, and a key written twice shows its last value', () => {
+  const items = Array.from({ length: 60 }, (_, i) =>
+    i % 3 === 0 ? { id: i, tags: ['a', `t${i}`], note: `item ${i}` } : i % 3 === 1 ? [i, [i + 1], 'x'] : `s${i}`,
+  );
+  const text = JSON.stringify({ list: items, after: 1 });
+  for (const size of [1, 2, 5, 11]) {
+    const p = new PartialJsonParser({ snapshots: true });
+    let before;
+    const handed = [];
+    for (let i = 0; i < text.length; i += size) {
+      const v = p.push(text.slice(i, i + size)).value;
+      handed.push([v, JSON.stringify(v)]);
+      const list = v?.list;
+      if (Array.isArray(list) && Array.isArray(before?.list)) {
+        // Items before the last one that was open are the same objects as in the snapshot before.
+        for (let k = 0; k < before.list.length - 1; k++) assert.equal(list[k], before.list[k], `item ${k} at ${i}`);
+        assert.ok(list.length >= before.list.length);
+      }
+      before = v;
+    }
+    for (const [v, json] of handed) assert.equal(JSON.stringify(v), json);
+    assert.deepEqual(before, JSON.parse(text));
+    assert.deepEqual(p.finish(), JSON.parse(text));
+  }
+  // A key written again keeps its first place in the key order, as `JSON.parse` keeps it; its value changes there.
+  const p = new PartialJsonParser({ snapshots: true });
+  const shown = ['{"a": "x", "b": [1], "a": "y', 'z", "b": [2, ', '3], "c": 4}'].map((c) => p.push(c).value);
+  assert.deepEqual(
+    shown.map((v) => JSON.stringify(v)),
+    ['{"a":"y","b":[1]}', '{"a":"yz","b":[2]}', '{"a":"yz","b":[2,3],"c":4}'],
+  );
+  p.free();
+});
+
 test('snapshots: each update equals the live value, earlier updates never change, unchanged parts keep their identity', () => {
   const cases = repairFixtures().filter((f) => !f.error);
   let compared = 0;
