@@ -142,6 +142,31 @@ test('PartialJsonParser: partial values shown while a stream grows agree with th
   );
 });
 
+test('PartialJsonParser with snapshots: after every chunk the snapshot is the live value, and no snapshot handed out changes', () => {
+  fc.assert(
+    fc.property(chunked, ([t, cuts]) => {
+      const live = new PartialJsonParser();
+      const snap = new PartialJsonParser({ snapshots: true });
+      const handed = [];
+      try {
+        for (const c of cutAt(t, cuts)) {
+          const a = JSON.stringify(live.push(c).value);
+          const b = snap.push(c).value;
+          assert.equal(JSON.stringify(b), a);
+          handed.push([b, a]);
+        }
+      } catch (e) {
+        if (!(e instanceof JsonRepairError)) throw e;
+      } finally {
+        live.free();
+        snap.free();
+      }
+      for (const [v, json] of handed) assert.equal(JSON.stringify(v), json);
+    }),
+    { numRuns: RUNS },
+  );
+});
+
 test('StreamCleaner: any chunking equals clean(), for the default and the common-tags options', () => {
   const options = fc.constantFrom(
     undefined,
