@@ -165,12 +165,16 @@ function mayBeValid(text: string): boolean {
  * is the same either way.
  */
 let validShare = 1;
-/** Above this share the inputs have been valid for a while: the probe is plain `JSON.parse`. */
-const ALL_VALID = 0.99;
+/**
+ * Whether the share is above 0.99: the inputs have been valid for a while, and the probe is plain
+ * `JSON.parse` (a flag, so that the path of valid JSON reads a boolean rather than a float).
+ */
+let allValid = true;
 
 /** Records whether an input that passed {@link mayBeValid} was valid JSON. */
 function saw(valid: boolean): void {
   validShare += ((valid ? 1 : 0) - validShare) / 8;
+  allValid = validShare > 0.99;
 }
 
 /**
@@ -188,7 +192,7 @@ function worthProbing(length: number): boolean {
 /** `JSON.parse(text)`, or {@link NOT_VALID} when it throws. */
 function probe(text: string): unknown {
   // While inputs have been valid, the next is likely valid too: parse with nothing around it.
-  if (validShare > ALL_VALID) {
+  if (allValid) {
     try {
       return JSON.parse(text);
     } catch {
@@ -246,7 +250,7 @@ function repairOrThrow(text: string, p: Plan, strict: unknown, report: boolean, 
 export function parseAndRepair(text: string, options?: RepairOptions): unknown {
   // Valid JSON with the default options, the probe not skipped: `tryStrict` and `probe` on that path,
   // written out (through the calls, 0.95–0.96 the speed of `JSON.parse` on ~300-byte documents).
-  if (options === undefined && validShare > ALL_VALID && typeof text === 'string' && mayBeValid(text)) {
+  if (options === undefined && allValid && typeof text === 'string' && mayBeValid(text)) {
     try {
       return JSON.parse(text);
     } catch {
