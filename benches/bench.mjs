@@ -34,6 +34,7 @@ import {
   structureDocument,
   validDocument,
   entitiesFor,
+  rng,
 } from './workloads.mjs';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -183,6 +184,60 @@ for (const defect of ['trailing_commas', 'single_quotes', 'raw_newlines']) {
   const [plain, detailed] = rates([(t) => parseAndRepair(t), (t) => parseDetailed(t)], texts, budgetMs * 2);
   const [a, b] = [1e6 / plain, 1e6 / detailed];
   out(`| ${defect} | ${fmt(repairs)} | ${fmt(a, 2)} | ${fmt(b, 2)} | ${fmt(b - a, 2)} |`);
+}
+
+// 2a'. Small responses (one entity, about 300 bytes: the size of a tool call's arguments or a short answer),
+// where a call's fixed cost and the host's `JSON.parse` weigh most.
+out();
+out('## ~300 B responses, one defect class each (one entity)');
+out();
+out('| defect | ours right | jsonrepair right | ours µs | jsonrepair µs | speed vs jsonrepair |');
+out('| --- | ---: | ---: | ---: | ---: | ---: |');
+for (const defect of DEFECTS) {
+  const ws = Array.from({ length: 20 }, (_, i) => document(1000 + i, 1, defect));
+  const share = (fn) => ws.filter((w) => correct(fn, w)).length / ws.length;
+  const [right, theirs] = [share(libraries['llm-response-sanitizer']), share(libraries.jsonrepair)];
+  allOurs.push(right);
+  const [ours, jr] = fresh(
+    ['llm-response-sanitizer', 'jsonrepair'],
+    ws.map((w) => w.text),
+    budgetMs,
+  );
+  const caveat = theirs === 0 ? ' (jsonrepair fails fast)' : '';
+  out(
+    `| ${defect} | ${Math.round(right * 100)}% | ${Math.round(theirs * 100)}% | ${fmt(1e6 / ours, 2)} | ${fmt(1e6 / jr, 2)} | ${fmt(ours / jr)}×${caveat} |`,
+  );
+}
+
+// 2a''. Responses as a service receives them: valid JSON and JSON that needs repair, in random order.
+out();
+out('## Valid responses and responses needing repair mixed, in random order');
+out();
+out('Trailing commas, missing commas, raw newlines, JavaScript literals, one in five truncated; 100 responses.');
+out();
+out(
+  '| valid share | ~300 B: ours µs | jsonrepair µs | vs jsonrepair | ~2 KB: ours µs | jsonrepair µs | vs jsonrepair |',
+);
+out('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const share of [0.1, 0.5, 0.9]) {
+  const cells = [];
+  for (const bytes of [300, 2_000]) {
+    const r = rng(7000 + share * 10 + bytes);
+    const kinds = ['trailing_commas', 'missing_commas', 'raw_newlines', 'js_literals'];
+    const ws = Array.from({ length: 100 }, (_, i) =>
+      r() < share
+        ? validDocument(300 + i, bytes)
+        : document(300 + i, entitiesFor(bytes), kinds[i % 4], i % 5 === 0 ? 'truncated' : 'none'),
+    );
+    allOurs.push(ws.filter((w) => correct(libraries['llm-response-sanitizer'], w)).length / ws.length);
+    const [ours, jr] = fresh(
+      ['llm-response-sanitizer', 'jsonrepair'],
+      ws.map((w) => w.text),
+      budgetMs,
+    );
+    cells.push(`${fmt(1e6 / ours, 2)} | ${fmt(1e6 / jr, 2)} | ${fmt(ours / jr)}×`);
+  }
+  out(`| ${share} | ${cells.join(' | ')} |`);
 }
 
 // 2b. The same classes with the strings models write: typographic punctuation, emoji, other scripts.
@@ -554,6 +609,14 @@ if (!isDeepStrictEqual(streamOurs(streamDoc100k, 10, { snapshots: true }), JSON.
   throw new Error('bench: streamed snapshot value differs');
 const snap100 = await bestCpu(() => streamOurs(streamDoc100k, 10, { snapshots: true }), 5);
 const snap1m10 = await bestCpu(() => streamOurs(streamDoc1m, 10, { snapshots: true }), 3);
+// An object is copied key by key with snapshots: one of thousands of keys costs that many per chunk.
+const bigObject = JSON.stringify(
+  Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`key_${i}`, `value number ${i}`])),
+  null,
+  1,
+);
+const objLive = await bestCpu(() => streamOurs(bigObject, 10), 3);
+const objSnap = await bestCpu(() => streamOurs(bigObject, 10, { snapshots: true }), 1);
 out('| workload | total CPU | vs ours |');
 out('| --- | ---: | ---: |');
 out(`| 100 KB in 10-char chunks: llm-response-sanitizer | ${ours100.toFixed(1)} ms | 1× |`);
@@ -569,6 +632,9 @@ if (quick) {
 }
 out(
   `| 100 KB in 10-char chunks, immutable snapshots (\`snapshots: true\`): llm-response-sanitizer | ${snap100.toFixed(1)} ms | ${fmt(snap100 / ours100)}× the live value's time |`,
+);
+out(
+  `| 66 KB object of 2,000 keys in 10-char chunks, snapshots (copied key by key): llm-response-sanitizer | ${objSnap.toFixed(0)} ms | ${fmt(objSnap / objLive)}× the live value's ${objLive.toFixed(1)} ms |`,
 );
 out(`| 1 MB in 100-char chunks: llm-response-sanitizer | ${ours1m100.toFixed(1)} ms | 1× |`);
 out(`| growth: 1 MB / 100 KB, both in 10-char chunks (linear ≈ 10) | ${fmt(ours1m10 / ours100)} | |`);
