@@ -202,7 +202,7 @@ function probe(text: string): unknown {
   }
   // Among invalid inputs a failed probe is common: skip the stack trace V8 would capture for the SyntaxError.
   const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
+  const quiet = stackTraceLimitTo(0);
   try {
     const value: unknown = JSON.parse(text);
     saw(true);
@@ -211,7 +211,27 @@ function probe(text: string): unknown {
     saw(false);
     return NOT_VALID;
   } finally {
-    Error.stackTraceLimit = limit;
+    if (quiet) Error.stackTraceLimit = limit;
+  }
+}
+
+/** Whether `Error.stackTraceLimit` may be set: false once setting it has thrown. */
+let limitWritable = true;
+
+/**
+ * Sets `Error.stackTraceLimit` to `n` where the engine reads it (V8, JavaScriptCore) and lets it be set;
+ * returns whether it did. Elsewhere setting it would only add a property to `Error`, and with frozen
+ * intrinsics (`Object.freeze(Error)`, Node's `--frozen-intrinsics`, a SES lockdown) the assignment throws,
+ * which `probe` must never pass on.
+ */
+function stackTraceLimitTo(n: number): boolean {
+  if (!limitWritable || typeof Error.stackTraceLimit !== 'number') return false;
+  try {
+    Error.stackTraceLimit = n;
+    return true;
+  } catch {
+    limitWritable = false;
+    return false;
   }
 }
 

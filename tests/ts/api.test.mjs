@@ -103,6 +103,31 @@ test('valid JSON passes through exactly as JSON.parse builds it', () => {
   assert.ok(Object.is(parseAndRepair('-0'), -0));
 });
 
+test('frozen intrinsics, or an engine without Error.stackTraceLimit: the JSON.parse probe neither throws nor adds to Error', () => {
+  // The probe quiets V8's stack traces while inputs are mostly invalid (`Error.stackTraceLimit = 0`). Hardened
+  // code freezes Error (Object.freeze, Node's --frozen-intrinsics, a SES lockdown); Firefox has no such property.
+  // Mostly valid inputs with one that needs repair now and then: the probe runs, quieted, after each of those.
+  const calls = () => {
+    for (let i = 0; i < 40; i++) {
+      const comma = i % 8 === 7 ? ',' : '';
+      assert.deepEqual(parseAndRepair(`{"turn": ${i}${comma}}`), { turn: i });
+      assert.equal(repairJson(`{"n": [${i}${comma}]}`), comma ? `{"n":[${i}]}` : `{"n": [${i}]}`);
+    }
+  };
+  const saved = Object.getOwnPropertyDescriptor(Error, 'stackTraceLimit');
+  try {
+    // First without the property (a failed assignment below turns the quieting off for good).
+    delete Error.stackTraceLimit;
+    calls();
+    assert.ok(!Object.hasOwn(Error, 'stackTraceLimit'), 'nothing was added to Error');
+    Object.defineProperty(Error, 'stackTraceLimit', { ...saved, writable: false });
+    calls();
+    assert.equal(Error.stackTraceLimit, saved.value);
+  } finally {
+    Object.defineProperty(Error, 'stackTraceLimit', saved);
+  }
+});
+
 test('after a long run of responses that need repair, valid JSON still comes out exactly as JSON.parse builds it', () => {
   // Such a run makes the wrapper skip its JSON.parse probe (a speed choice); no result may change.
   const run = () => {
