@@ -19,8 +19,8 @@ import {
 } from 'llm-response-sanitizer';
 import Ajv from 'ajv';
 import { parsePartialJson as aiParsePartialJson } from 'ai';
-import { contenders, cpuMs, streamers } from './contenders.mjs';
-import { rates } from './measure.mjs';
+import { contenders, streamers } from './contenders.mjs';
+import { cpuMs, rates } from './measure.mjs';
 import {
   DEFECTS,
   WRAPPERS,

@@ -11,8 +11,8 @@
 // of `size` characters; they take turns a run at a time and each one's least CPU time in `runs` runs is
 // printed, in ms.
 import { isDeepStrictEqual } from 'node:util';
-import { contenders, cpuMs, streamers } from './contenders.mjs';
-import { rates } from './measure.mjs';
+import { contenders, streamers } from './contenders.mjs';
+import { cpuMs, rates } from './measure.mjs';
 
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);

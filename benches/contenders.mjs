@@ -48,11 +48,3 @@ export const streamers = {
     return last;
   },
 };
-
-/** CPU time of one call of `fn` in ms (user + system), with its result. */
-export const cpuMs = async (fn) => {
-  const c0 = process.cpuUsage();
-  const result = await fn();
-  const c = process.cpuUsage(c0);
-  return [(c.user + c.system) / 1000, result];
-};

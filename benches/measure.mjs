@@ -39,3 +39,11 @@ export function rates(fns, inputs, totalMs, best = false) {
   } while (Number(process.hrtime.bigint() - start) / 1e6 < totalMs);
   return best ? fastest.map((t) => inputs.length / (t / 1e9)) : ops.map((n, i) => n / (ns[i] / 1e9));
 }
+
+/** CPU time of one call of `fn` in ms (user + system), with its result. */
+export const cpuMs = async (fn) => {
+  const c0 = process.cpuUsage();
+  const result = await fn();
+  const c = process.cpuUsage(c0);
+  return [(c.user + c.system) / 1000, result];
+};
