@@ -246,7 +246,7 @@ export class PartialJsonParser<T = unknown> {
   finishBoth(): { value: unknown; result: ExtractResult<T> | undefined } {
     if (this.#schema === undefined) return { value: this.finish(), result: undefined };
     this.#live('finish');
-    const text = this.#text!.join('') + this.#pairs.rest();
+    const text = this.#text!.join('') + this.#pairs.peek();
     const value = this.finish();
     return { value, result: extract(text, this.#schema, this.#options) };
   }

@@ -494,13 +494,16 @@ test('reasoningFirst: a stream that starts inside reasoning (R1-style) never sho
 });
 
 test('regression: valid JSON holding a lone surrogate finishes exactly as JSON.parse builds it (found by the property suite)', () => {
-  for (const text of ['"\ud83d"', '{"a": "x\udc00"}', '["\ud83d", 1]  ', '"\ud83d']) {
+  for (const text of ['"\ud83d"', '{"a": "x\udc00"}', '["\ud83d", 1]  ', '"\ud83d', '{"a": "x\ud800']) {
     for (const size of [1, 2, 100]) {
       const p = new PartialJsonParser();
       const q = new PartialJsonParser();
+      // With a schema, as the stream adapters end it (`finishBoth`): a first half held at the end reaches the value too.
+      const r = new PartialJsonParser({ schema: {} });
       for (let i = 0; i < text.length; i += size) {
         p.push(text.slice(i, i + size));
         q.push(text.slice(i, i + size));
+        r.push(text.slice(i, i + size));
       }
       const outcome = (fn) => {
         try {
@@ -518,6 +521,18 @@ test('regression: valid JSON holding a lone surrogate finishes exactly as JSON.p
         outcome(() => q.finishDetailed()),
         outcome(() => parseDetailed(text)),
       );
+      let result;
+      const both = () => {
+        const b = r.finishBoth();
+        result = b.result;
+        return b.value;
+      };
+      assert.equal(
+        outcome(both),
+        outcome(() => parseAndRepair(text)),
+        `${JSON.stringify(text)} in ${size}s`,
+      );
+      if (result !== undefined) assert.deepEqual(result, extract(text, {}));
     }
   }
 });
