@@ -248,9 +248,9 @@ pub fn repair_text(
         }
     }
     let len = input_utf8(len);
-    // Only the value is wanted and the input came as UTF-16: transcoded here, it is UTF-8 by
-    // construction and is read without a second check (see `repair_transcoded`).
-    if !report && input == Form::Utf16 {
+    // Only the value is wanted and the input came as UTF-16 (transcoded here, it is UTF-8 by construction)
+    // or as UTF-8: read without a check (see `repair_transcoded`).
+    if !report && input != Form::Latin1 {
         let done = with(&INPUT, |b| {
             repair_transcoded(&b[..len.min(b.len())], &options)
         });

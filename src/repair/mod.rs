@@ -137,10 +137,11 @@ pub(crate) fn repair_latin1(s: &[u8], options: &Options) -> Option<Repaired<Vec<
 }
 
 /// [`repair_bytes`] of UTF-8 that the binding layer wrote itself from UTF-16 (see
-/// `crate::encoding::utf16_to_utf8_in_place`), read without checking it again: the parser takes bytes,
-/// and what it writes for bytes that are not UTF-8 is still safe to hand on (the output forms replace
-/// them). `None` when a length limit is set or the repair fails: the caller then repairs the checked
-/// text, which also gives the error its position.
+/// `crate::encoding::utf16_to_utf8_in_place`), or that the host wrote (`TextEncoder`, Node's `Buffer`:
+/// both write U+FFFD for a lone surrogate), read without a check: the parser takes bytes, and what it
+/// writes for bytes that are not UTF-8 is still safe to hand on (the output forms replace them). `None`
+/// when a length limit is set or the repair fails: the caller then repairs the checked text, which also
+/// gives the error its position.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) fn repair_transcoded(s: &[u8], options: &Options) -> Option<Repaired<Vec<u8>>> {
     if options.max_input_length.is_some() {
