@@ -24,7 +24,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
     echo "fuzz-door: round $round failed" >&2
     exit 1
   fi
-  if ! grep -q '^# pass [1-9]' /tmp/fuzz-door.$$.log; then
+  if ! grep -qE '^(#|ℹ) pass [1-9]' /tmp/fuzz-door.$$.log; then
     echo "fuzz-door: no property matches '$entry'" >&2
     exit 1
   fi

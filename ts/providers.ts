@@ -116,7 +116,9 @@ export async function* serverSentEvents(
   source: ByteSource,
   options?: { readonly signal?: AbortSignal },
 ): AsyncGenerator<ServerSentEvent> {
-  const decoder = new TextDecoder();
+  // The byte order mark is dropped below, once: a decoder that drops it too would drop a second one, and
+  // Node 24 to 26's dropped one after a character split between the first chunks.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let pending = ''; // an unfinished line
   let afterCR = false; // the last chunk ended with `\r`: a `\n` first in the next belongs to it
   let first = true;

@@ -30,6 +30,8 @@ export class ChunkDecoder {
   #decoder: TextDecoder | undefined;
   /** The start of the text, until it is long enough to rule out server-sent events; then `null`. */
   #head: string | null = '';
+  /** Whether any text has come out: a byte order mark is dropped only before that. */
+  #begun = false;
 
   text(chunk: TextChunk): string {
     let text: string;
@@ -39,9 +41,13 @@ export class ChunkDecoder {
         `clean stream: chunks must be strings or bytes, got ${chunk === null ? 'null' : typeof chunk}`,
       );
     } else {
-      this.#decoder ??= new TextDecoder('utf-8');
+      // The mark is dropped here rather than by the decoder: Node 24 to 26's dropped one that came after a
+      // character split between the first chunks (`EF` then `BF BD EF BB BF`: U+FFFD, U+FEFF).
+      this.#decoder ??= new TextDecoder('utf-8', { ignoreBOM: true });
       text = this.#decoder.decode(chunk, { stream: true });
+      if (!this.#begun && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
+    if (text !== '') this.#begun = true;
     if (this.#head !== null && text !== '') this.#look(text);
     return text;
   }

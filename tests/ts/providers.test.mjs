@@ -37,6 +37,23 @@ test('serverSentEvents follows the standard: line ends, comments, BOM, multi-lin
   ]);
 });
 
+test('serverSentEvents drops one byte order mark, at the start only, however the bytes are split', async () => {
+  // As EventSource does: a second mark, or one at the start of a later line, is part of that line's field name.
+  const body = bytes('\uFEFF\uFEFFdata: 1\n\ndata: 2\n\n\uFEFFdata: 3\n\ndata: 4\n\n');
+  for (let i = 0; i <= 6; i++) {
+    const parts = [body.slice(0, i), body.slice(i)];
+    assert.deepEqual(
+      (await all(serverSentEvents(parts))).map((e) => e.data),
+      ['2', '4'],
+      `split at ${i}`,
+    );
+  }
+  assert.deepEqual(
+    (await all(serverSentEvents([bytes('\uFEFFdata: 1\n\n')]))).map((e) => e.data),
+    ['1'],
+  );
+});
+
 test('serverSentEvents gives the same events for every split of the bytes, multi-byte characters and CRLF included', async () => {
   const body = 'event: é\r\ndata: {"t":"naïve 🙂 café"}\r\n\r\ndata: 二\r\n\r\n';
   const whole = await all(serverSentEvents([bytes(body)]));
