@@ -34,17 +34,24 @@ pub struct Tags {
 impl Tags {
     /// Builds the search for `tags`, none of which may be empty.
     pub fn new<'a>(tags: impl IntoIterator<Item = &'a str>) -> Tags {
-        let mut first = [false; 256];
-        let list: Vec<Box<[u8]>> = tags
-            .into_iter()
-            .filter(|t| !t.is_empty())
-            .map(|t| Box::from(t.as_bytes()))
-            .collect();
-        for t in &list {
-            first[t[0].to_ascii_lowercase() as usize] = true;
-            first[t[0].to_ascii_uppercase() as usize] = true;
+        let mut out = Tags {
+            list: Vec::new(),
+            first: [false; 256],
+        };
+        for t in tags {
+            out.add(t);
         }
-        Tags { list, first }
+        out
+    }
+
+    /// Adds `tag` to the search, unless it is empty. One copy of the code for every caller's iterator.
+    #[inline(never)]
+    fn add(&mut self, tag: &str) {
+        if let Some(&b) = tag.as_bytes().first() {
+            self.first[b.to_ascii_lowercase() as usize] = true;
+            self.first[b.to_ascii_uppercase() as usize] = true;
+            self.list.push(Box::from(tag.as_bytes()));
+        }
     }
 
     /// Byte length of tag `i`.
