@@ -581,16 +581,32 @@ impl JsPartialJson {
     /// it decodes fastest.
     ///
     /// A push whose changes are a [`Quick`] returns it as a number instead (see [`quick_code`]): a length
-    /// of output never reaches 2^31 bytes, which wasm32's memory could not hold with the input.
+    /// of output never reaches 2^31 bytes, which wasm32's memory could not hold with the input. One whose
+    /// changes' texts all lie in the chunk and the one before leaves them [placed](PartialJson::placed) in
+    /// the output buffer instead of written out, and returns bit 31, the complete flag in bit 30 and their
+    /// count (1–255) in bits 0–7: the host slices the texts from its own copies of the chunks.
     pub fn push(&mut self, len: usize, form: u8) -> usize {
         let form = Form::from_code(form);
         with_input(len, |chunk| {
-            let pushed = self.0.push_recorded(chunk, |changes, complete, quick| {
-                match quick.and_then(|q| quick_code(q, complete)) {
-                    Some(code) => code,
-                    None => write_output(|b| push_changes(b, complete, changes.raw(), form)),
-                }
-            });
+            let pushed = self
+                .0
+                .push_recorded(chunk, |changes, complete, quick, parser| {
+                    if let Some(code) = quick.and_then(|q| quick_code(q, complete)) {
+                        return code;
+                    }
+                    let mut placed = 0;
+                    let len = write_output(|b| {
+                        placed = parser.placed(b);
+                        if placed == 0 {
+                            push_changes(b, complete, changes.raw(), form);
+                        }
+                    });
+                    if placed == 0 {
+                        len
+                    } else {
+                        1 << 31 | usize::from(complete) << 30 | placed
+                    }
+                });
             pushed.unwrap_or_else(|e| {
                 write_output(|b| push_in_form(b, error_string(&e).as_bytes(), form))
             })

@@ -169,7 +169,7 @@ pub(crate) fn push_changes<'a>(
     push_ascii(out, if complete { b"1" } else { b"0" }, form);
     for (code, text) in changes {
         push_ascii(out, &[b'0' + code as u8], form);
-        if matches!(code, Code::Key | Code::String | Code::Append | Code::Scalar) {
+        if code.has_text() {
             push_in_form(out, text, form);
             push_ascii(out, b"\n", form);
         }
@@ -410,7 +410,7 @@ mod tests {
         let mut p = crate::PartialJson::new(&crate::RepairOptions::default());
         let mut wire = Vec::new();
         for chunk in ["{\"a\": [1, \"x\\\"y", "\"], \"b\": 'c'}"] {
-            p.push_recorded(chunk, |changes, complete, _| {
+            p.push_recorded(chunk, |changes, complete, _, _| {
                 push_changes(&mut wire, complete, changes.raw(), Form::Utf8)
             })
             .unwrap();
@@ -506,6 +506,46 @@ mod tests {
         Ok(units)
     }
 
+    /// A push's changes as [`crate::PartialJson::placed`] places them: `None` where it does not; else each
+    /// change's code and text, sliced from the chunks as the door slices them (`before`, then `chunk`, as
+    /// UTF-16).
+    fn read_placed(
+        placed: &[u8],
+        count: usize,
+        before: &[u16],
+        chunk: &str,
+    ) -> Option<Vec<(u8, Vec<u8>)>> {
+        if count == 0 {
+            return None;
+        }
+        let units: Vec<u16> = chunk.encode_utf16().collect();
+        let entries = placed
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let read = entries
+            .map(|e| {
+                let (len, pos) = (((e >> 14) & 0x1fff) as usize, (e & 0x3fff) as usize);
+                let text: Vec<u16> = if e & 1 << 27 == 0 {
+                    units[pos..pos + len].to_vec()
+                } else {
+                    let from = &before[before.len() - pos..];
+                    from.iter().chain(&units).take(len).copied().collect()
+                };
+                (
+                    (e >> 28) as u8,
+                    String::from_utf16_lossy(&text).into_bytes(),
+                )
+            })
+            .collect::<Vec<_>>();
+        assert_eq!(read.len(), count);
+        Some(read)
+    }
+
+    /// The changes' codes and texts (`''` for a change without one).
+    fn change_texts<'a>(raw: impl Iterator<Item = (Code, &'a [u8])>) -> Vec<(u8, Vec<u8>)> {
+        raw.map(|(code, t)| (code as u8, t.to_vec())).collect()
+    }
+
     proptest::proptest! {
         /// Streams that are mostly string content, in chunks as small as one character: most pushes are
         /// quick ones (the other property's texts seldom are), and each says what its changes say.
@@ -533,12 +573,17 @@ mod tests {
             let (mut at, mut before) = (0, Vec::new());
             for end in bounds {
                 let chunk = text.get(at..end).unwrap_or_default();
-                let Ok((count, quick, append)) = p.push_recorded(chunk, |changes, _, quick| {
-                    (changes.raw().count(), quick, changes.only_append().map(<[u8]>::to_vec))
+                let Ok((count, quick, append, placed, texts)) = p.push_recorded(chunk, |changes, _, quick, parser| {
+                    let mut placed = Vec::new();
+                    let n = parser.placed(&mut placed);
+                    (changes.raw().count(), quick, changes.only_append().map(<[u8]>::to_vec), (placed, n), change_texts(changes.raw()))
                 }) else {
                     break;
                 };
                 at = end;
+                if let Some(read) = read_placed(&placed.0, placed.1, &before, chunk) {
+                    proptest::prop_assert_eq!(read, texts);
+                }
                 before = quick_says_what_changes_say(quick, count, append, &before, chunk)?;
             }
         }
@@ -572,18 +617,23 @@ mod tests {
             for end in bounds {
                 let chunk = text.get(at..end).unwrap_or_default();
                 // As the binding writes them: in each form, and how many changes there were.
-                let Ok((wires, count, quick, append)) = p.push_recorded(chunk, |changes, complete, quick| {
+                let Ok((wires, count, quick, append, placed, texts)) = p.push_recorded(chunk, |changes, complete, quick, parser| {
                     let wires = [Form::Utf8, Form::Ascii, Form::Latin1, Form::Utf16].map(|form| {
                         let mut wire = Vec::new();
                         push_changes(&mut wire, complete, changes.raw(), form);
                         (form, wire)
                     });
                     let append = changes.only_append().map(<[u8]>::to_vec);
-                    (wires, changes.raw().count(), quick, append)
+                    let mut placed = Vec::new();
+                    let n = parser.placed(&mut placed);
+                    (wires, changes.raw().count(), quick, append, (placed, n), change_texts(changes.raw()))
                 }) else {
                     break;
                 };
                 at = end;
+                if let Some(read) = read_placed(&placed.0, placed.1, &before, chunk) {
+                    proptest::prop_assert_eq!(read, texts);
+                }
                 before = quick_says_what_changes_say(quick, count, append, &before, chunk)?;
                 let mut decoded = Vec::new();
                 for (form, wire) in wires {

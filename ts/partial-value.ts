@@ -135,6 +135,18 @@ export class PartialValue {
     if (snapshots) this.#refresh();
   }
 
+  /**
+   * Applies the first `count` changes of `codes`, each with its text in `texts` (JSON string content with its
+   * escapes, or a JSON number or literal; `''` for a change without text), as {@link PartialValue.apply}
+   * applies them from the wire.
+   */
+  applyPlaced(count: number, codes: readonly number[], texts: readonly string[]): void {
+    const snapshots = this.#copies !== undefined;
+    if (snapshots) this.#dirty.push(...this.#stack);
+    for (let k = 0; k < count; k++) this.#change(codes[k]!, texts[k]!, snapshots);
+    if (snapshots) this.#refresh();
+  }
+
   /** Applies one append to the string being read, `text` as it stands between its quotes (escapes kept). */
   append(text: string): void {
     const snapshots = this.#copies !== undefined;

@@ -1,5 +1,12 @@
 /** Streaming JSON: the value of a response while it arrives. */
-import { decodeError, newPartialJson, type CorePartialJson, type QuickChanges, type RawRepairOk } from './wasm.js';
+import {
+  decodeError,
+  newPartialJson,
+  type CorePartialJson,
+  type PlacedChanges,
+  type QuickChanges,
+  type RawRepairOk,
+} from './wasm.js';
 import { JsonRepairError, assertString, type JsonRepairErrorKind } from './errors.js';
 import { fail, plan, reportedResult, validResult, type ParseResult } from './repair.js';
 import { PartialValue } from './partial-value.js';
@@ -138,10 +145,11 @@ export class PartialJsonParser<T = unknown> {
     return { value: this.#value.current as DeepPartial<T> | undefined, complete: this.#complete };
   }
 
-  #apply(out: string | QuickChanges): void {
+  #apply(out: string | QuickChanges | PlacedChanges): void {
     if (typeof out !== 'string') {
       this.#complete = out.complete;
-      if (out.append !== undefined) this.#value.append(out.append);
+      if ('placed' in out) this.#value.applyPlaced(out.count, out.codes, out.texts);
+      else if (out.append !== undefined) this.#value.append(out.append);
       return;
     }
     if (out.charCodeAt(0) === 69 /* E */) fail(decodeError(out));

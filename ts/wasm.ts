@@ -120,6 +120,7 @@ function recreate(): void {
   input = undefined;
   inputIs = FORMS.utf8;
   memoryView = undefined;
+  memoryBytes = undefined;
   const module = compiledModule();
   try {
     exports = adoptInstance(new WebAssembly.Instance(module, instanceImports()));
@@ -563,9 +564,10 @@ export interface CorePartialJson {
   /**
    * The complete flag and the changes (the binding's `push_changes`), or `E<error>` when the input limit is
    * exceeded; or, for a push that changed nothing or appended to a string only (most pushes of small
-   * chunks), those as a {@link QuickChanges}, made here from the chunks without reading wasm memory.
+   * chunks), those as a {@link QuickChanges}, made here from the chunks without reading wasm memory; or,
+   * when the text of every change lies in the chunk and the one before, those as {@link PlacedChanges}.
    */
-  push(chunk: string): string | QuickChanges;
+  push(chunk: string): string | QuickChanges | PlacedChanges;
   finish(report: boolean, narrow: boolean): RawRepairOk | RawRepairErr;
   /** The error the parse has stopped with so far, in the binding's `E` format. */
   error(): RawRepairErr['error'] | undefined;
@@ -581,6 +583,55 @@ export interface QuickChanges {
   complete: boolean;
   /** The text appended to the string being read, as it stands between its quotes (escapes kept). */
   append: string | undefined;
+}
+
+/**
+ * A push's changes whose texts were sliced from the chunk and the one before (the binding's `placed`): the
+ * first `count` of `codes` and `texts`. One object per parser, filled again by each push: read it before
+ * the next.
+ */
+export interface PlacedChanges {
+  readonly placed: true;
+  complete: boolean;
+  count: number;
+  /** Each change's code (`OPS`). */
+  readonly codes: number[];
+  /** Each change's text as it stands in the JSON (escapes kept); `''` for a change without text. */
+  readonly texts: string[];
+}
+
+/** A view of all of linear memory, made again after the memory grew (the old view then reads as empty). */
+let memoryBytes: Uint8Array | undefined;
+
+/**
+ * Fills `into` from the `count` numbers the core placed in its output buffer (bits 28–31 the code; for a
+ * text, its length in UTF-16 units in bits 14–26 and its start in bits 0–13: units into `part`, or with
+ * bit 27 units back from the end of `before`).
+ */
+function placedChanges(code: number, before: string, part: string, into: PlacedChanges): PlacedChanges {
+  if (memoryBytes === undefined || memoryBytes.length === 0) memoryBytes = new Uint8Array(exports!.memory.buffer);
+  const m = memoryBytes;
+  const count = code & 0xff;
+  let at = outputAddress();
+  for (let k = 0; k < count; k++, at += 4) {
+    const e = m[at]! | (m[at + 1]! << 8) | (m[at + 2]! << 16) | (m[at + 3]! << 24);
+    const len = (e >>> 14) & 0x1fff;
+    const pos = e & 0x3fff;
+    into.codes[k] = e >>> 28;
+    into.texts[k] =
+      len === 0
+        ? ''
+        : (e & 0x08000000) === 0
+          ? pos === 0 && len === part.length
+            ? part
+            : part.slice(pos, pos + len)
+          : len <= pos
+            ? before.slice(before.length - pos, before.length - pos + len)
+            : before.slice(before.length - pos) + part.slice(0, len - pos);
+  }
+  into.complete = (code & 0x40000000) !== 0;
+  into.count = count;
+  return into;
 }
 
 /** A push that changed nothing, by its complete flag. */
@@ -667,7 +718,8 @@ export function newPartialJson(
   let passed = 0;
   // The chunk passed on last, which a quick append may end.
   let last = '';
-  const push = (chunk: string): string | QuickChanges => {
+  const placed: PlacedChanges = { placed: true, complete: false, count: 0, codes: [], texts: [] };
+  const push = (chunk: string): string | QuickChanges | PlacedChanges => {
     const part = maxInputLength < 0 ? chunk : chunk.slice(0, Math.max(0, maxInputLength + 1 - passed));
     passed += part.length;
     const before = last;
@@ -676,7 +728,11 @@ export function newPartialJson(
     const len = writeInput(part);
     const form = narrowForm(NodeBuffer !== undefined, true);
     const out = core.push(len, form);
-    return out >= 0x80000000 ? quickChanges(out, before, part) : readOutput(out, form);
+    if (out < 0x80000000) return readOutput(out, form);
+    // Placed changes have no append bit and their count in the low byte, where a quick push that changed nothing has 0.
+    return (out & 0x20000000) === 0 && (out & 0xff) !== 0
+      ? placedChanges(out, before, part, placed)
+      : quickChanges(out, before, part);
   };
   return {
     push: (chunk) => use(push, chunk),

@@ -55,6 +55,13 @@ pub(crate) enum Code {
     Wrap,
 }
 
+impl Code {
+    /// Whether a change of this code has text: a key, string content, an append, a number or literal.
+    pub(crate) fn has_text(self) -> bool {
+        matches!(self, Code::Key | Code::String | Code::Append | Code::Scalar)
+    }
+}
+
 /// Changes since the host last took them. Their text is kept in one buffer, so recording a change
 /// allocates nothing once the buffers have grown.
 #[derive(Debug, Default)]
