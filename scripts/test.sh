@@ -42,7 +42,7 @@ stage "wasm tests in Node" cargo test --target wasm32-unknown-unknown --test was
 stage "wasm tests in headless Chromium" cargo test --target wasm32-unknown-unknown --test wasm_browser
 stage "tsc --noEmit (sources; consumers of the public .d.ts: DOM, ES2022 alone, Node-only, CommonJS node16, zod/arktype inference)" bash -c 'node_modules/.bin/tsc -p tsconfig.json --noEmit && for c in tsconfig tsconfig.es2022 tsconfig.node-only tsconfig.commonjs tsconfig.ecosystem; do node_modules/.bin/tsc -p tests/types/$c.json || { echo "type test $c failed"; exit 1; }; done'
 stage "npm API tests (node --test)" node --test tests/ts/
-stage "npm API tests under Node $(cat scripts/node-lts) (the current LTS: results beyond Latin-1 cross as UTF-8)" bash scripts/test-node-lts.sh
+stage "npm API tests under Node $(paste -sd' ' scripts/node-lts | sed 's/ / and /g') (the LTS lines: text beyond Latin-1 crosses as UTF-8)" bash scripts/test-node-lts.sh
 stage "packed tarball: Node ESM, require, browser page, Web Worker, Vite, size" node tests/e2e/package.test.mjs
 stage "packed tarball through esbuild, webpack 5, Rollup, Vite dev, the one-file build and workerd" node tests/e2e/bundlers.test.mjs
 stage "demo page in headless Chromium" node tests/e2e/demo.test.mjs
