@@ -120,7 +120,6 @@ function recreate(): void {
   input = undefined;
   inputIs = FORMS.utf8;
   memoryView = undefined;
-  memoryBytes = undefined;
   const module = compiledModule();
   try {
     exports = adoptInstance(new WebAssembly.Instance(module, instanceImports()));
@@ -336,8 +335,17 @@ const utf16Decoder = (() => {
  * input ever written as UTF-16, after which the core writes text results so (see `outputText`).
  */
 const WIDE_RESULTS = NodeBuffer !== undefined || utf16Decoder !== undefined;
-/** A Node `Buffer` over all of linear memory, for reading Latin-1 results. */
-let memoryView: ReturnType<NodeBufferClass['from']> | undefined;
+/** A view of all of linear memory: a Node `Buffer` where there is one (it decodes results), else bytes. */
+let memoryView: ReturnType<NodeBufferClass['from']> | Uint8Array | undefined;
+
+/** {@link memoryView}, made again after the memory grew (the old view then reads as empty). */
+function wholeMemory(): ReturnType<NodeBufferClass['from']> | Uint8Array {
+  if (memoryView === undefined || memoryView.length === 0) {
+    const buffer = exports!.memory.buffer;
+    memoryView = NodeBuffer === undefined ? new Uint8Array(buffer) : NodeBuffer.from(buffer);
+  }
+  return memoryView;
+}
 
 /**
  * Whether a result the core wrote in a form it decides (`narrow`, `narrowAscii`, `text`) came as UTF-16:
@@ -363,12 +371,10 @@ function readOutput(len: number, form: number): string {
       form === FORMS.text ||
       (form === FORMS.utf8 && FAST_UTF8))
   ) {
-    // A view of all of memory, made again only after the memory grew (the old view then reads as empty).
-    if (memoryView === undefined || memoryView.length === 0) memoryView = NodeBuffer.from(exports!.memory.buffer);
-    if (form === FORMS.utf8) return memoryView.toString('utf8', at, at + len);
-    const wide =
-      form === FORMS.utf16 || ((form === FORMS.narrow || form === FORMS.text) && cameWide(memoryView, at, len));
-    return memoryView.toString(wide ? 'utf16le' : 'latin1', at, at + len);
+    const memory = wholeMemory() as ReturnType<NodeBufferClass['from']>;
+    if (form === FORMS.utf8) return memory.toString('utf8', at, at + len);
+    const wide = form === FORMS.utf16 || ((form === FORMS.narrow || form === FORMS.text) && cameWide(memory, at, len));
+    return memory.toString(wide ? 'utf16le' : 'latin1', at, at + len);
   }
   const bytes = new Uint8Array(exports!.memory.buffer, at, len);
   if (form === FORMS.utf16 || (form === FORMS.narrowAscii && cameWide(bytes, 0, len)))
@@ -600,17 +606,13 @@ export interface PlacedChanges {
   readonly texts: string[];
 }
 
-/** A view of all of linear memory, made again after the memory grew (the old view then reads as empty). */
-let memoryBytes: Uint8Array | undefined;
-
 /**
  * Fills `into` from the `count` numbers the core placed in its output buffer (bits 28–31 the code; for a
  * text, its length in UTF-16 units in bits 14–26 and its start in bits 0–13: units into `part`, or with
  * bit 27 units back from the end of `before`).
  */
 function placedChanges(code: number, before: string, part: string, into: PlacedChanges): PlacedChanges {
-  if (memoryBytes === undefined || memoryBytes.length === 0) memoryBytes = new Uint8Array(exports!.memory.buffer);
-  const m = memoryBytes;
+  const m = wholeMemory();
   const count = code & 0xff;
   let at = outputAddress();
   for (let k = 0; k < count; k++, at += 4) {
