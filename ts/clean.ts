@@ -173,13 +173,16 @@ function oneShot(text: string, options: CoreCleanOptions): CleanResult {
 /**
  * Cleans a response as it streams: `push` returns the text that can no longer change, `finish` the
  * rest. Joining every result gives exactly `clean(whole, options)`, however the text was split (a
- * surrogate pair split between chunks is put back together). Free it with `free()` or `using`; one
- * that is dropped is reclaimed by a `FinalizationRegistry`.
+ * surrogate pair split between chunks is put back together). `finish()` frees it; one left unfinished
+ * is freed by `free()` or `using`, or reclaimed by a `FinalizationRegistry` once the program yields to
+ * the event loop (finalizers never run inside a synchronous loop).
  */
 export class StreamCleaner {
   #core: CoreCleaner | null;
   readonly #pairs = new PairJoiner();
   #finished = false;
+  /** `free()` was called (`finish()` also lets the core go, but the cleaner then says it finished). */
+  #freed = false;
   #reasoning: string | null = null;
 
   constructor(options?: CleanOptions) {
@@ -187,9 +190,9 @@ export class StreamCleaner {
   }
 
   #live(where: string): CoreCleaner {
-    if (this.#core === null) throw new TypeError(`StreamCleaner.${where}: the cleaner has been freed`);
+    if (this.#freed) throw new TypeError(`StreamCleaner.${where}: the cleaner has been freed`);
     if (this.#finished) throw new TypeError(`StreamCleaner.${where}: the cleaner has already finished`);
-    return this.#core;
+    return this.#core!;
   }
 
   /**
@@ -216,15 +219,20 @@ export class StreamCleaner {
     return core.flush();
   }
 
-  /** Ends the stream; returns what was held back. Further pushes throw; finishing again returns `''`. */
+  /**
+   * Ends the stream; returns what was held back, and frees the cleaner's memory. Further pushes throw;
+   * finishing again returns `''`.
+   */
   finish(): string {
-    if (this.#finished && this.#core !== null) return '';
+    if (this.#finished && !this.#freed) return '';
     const core = this.#live('finish');
     const held = this.#pairs.rest();
     const tail = held === '' ? '' : core.push(held);
     const out = tail + core.finish();
     this.#finished = true;
     this.#reasoning = core.reasoning() ?? null;
+    core.free();
+    this.#core = null;
     return out;
   }
 
@@ -255,6 +263,7 @@ export class StreamCleaner {
     }
     this.#core?.free();
     this.#core = null;
+    this.#freed = true;
   }
 
   [Symbol.dispose](): void {
