@@ -16,7 +16,7 @@ use crate::stream::Quick;
 use crate::wire::{
     extracted_json, push_ascii, push_changes, push_in_form, schema_error_json, validation_json,
     Form, CLEAN_ASSISTANT, CLEAN_GRACE_FROM_START, CLEAN_KEEP_UNCLOSED, CLEAN_ONLY_CLOSING,
-    CLEAN_THINK_ONLY, CLEAN_TIMESTAMP, CLEAN_TRIM, REPORT_MAX,
+    CLEAN_THINK_ONLY, CLEAN_TIMESTAMP, CLEAN_TRIM, REPORT_MAX, TEXT_AS_UTF8,
 };
 use crate::{
     CleanOptions, Cleaner, Error, ErrorKind, PartialJson, Repair, RepairOptions, RepairSet,
@@ -90,16 +90,16 @@ fn write_output(write: impl FnOnce(&mut Vec<u8>)) -> usize {
 
 /// Leaves `text` in the output buffer and returns its length in bytes, or [`NO_TEXT`] for none: through
 /// the output buffer rather than a returned `String`, whose glue costs the wasm a shim per export. As
-/// UTF-8, or as UTF-16 while the host writes its input so (its strings hold characters beyond Latin-1):
-/// the host then makes the string with one copy, where decoding UTF-8 took half the time of cleaning a
-/// response written in Chinese. The host reads by the same rule.
+/// UTF-8, or as UTF-16 while the host writes its input so (its strings hold characters beyond Latin-1)
+/// without [`TEXT_AS_UTF8`]: the host then makes the string with one copy, where Node 20's UTF-8 decoder
+/// took half the time of cleaning a response written in Chinese. The host reads by the same rule.
 fn output_text(text: Option<&str>) -> u32 {
     text.map_or(NO_TEXT, |t| write_output(|b| push_text(b, t)) as u32)
 }
 
 /// Appends `text` as [`output_text`] writes it.
 fn push_text(b: &mut Vec<u8>, text: &str) {
-    if input_form_now() == Form::Utf16 {
+    if input_form_now() == Form::Utf16 && INPUT_FORM.load(Ordering::Relaxed) & TEXT_AS_UTF8 == 0 {
         push_utf16(b, text.as_bytes());
     } else {
         b.extend_from_slice(text.as_bytes());
@@ -122,7 +122,8 @@ pub fn input_buffer(capacity: usize) -> usize {
 }
 
 /// Says how the host writes the input from now on, by a [`Form`]'s code: as UTF-8 (`TextEncoder`), or as
-/// V8 stores the string, Latin-1 (every character fits in a byte) or UTF-16 (see [`crate::encoding`]).
+/// V8 stores the string, Latin-1 (every character fits in a byte) or UTF-16 (see [`crate::encoding`]);
+/// with [`TEXT_AS_UTF8`] set, text results stay UTF-8 whatever the input's form.
 #[wasm_bindgen(js_name = inputForm)]
 pub fn input_form(form: u8) {
     INPUT_FORM.store(form, Ordering::Relaxed);
@@ -130,7 +131,7 @@ pub fn input_form(form: u8) {
 
 /// The form the input comes in: UTF-8 unless the host said Latin-1 or UTF-16.
 fn input_form_now() -> Form {
-    match Form::from_code(INPUT_FORM.load(Ordering::Relaxed)) {
+    match Form::from_code(INPUT_FORM.load(Ordering::Relaxed) & !TEXT_AS_UTF8) {
         form @ (Form::Latin1 | Form::Utf16) => form,
         Form::Utf8 | Form::Ascii | Form::Narrow | Form::NarrowAscii | Form::Text => Form::Utf8,
     }

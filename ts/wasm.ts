@@ -208,8 +208,8 @@ const NODE_MAJOR =
 /**
  * Node 24 and later decode UTF-8 several times faster than before (2 KB of text: 0.35–0.46 µs in Node 24 and
  * 26, against 1.6–3.7 µs in Node 20 and 22, whatever the script), so there results beyond Latin-1 come as
- * UTF-8 (see `narrowForm`) rather than widened to UTF-16 in the core. A host that reports no Node version
- * keeps the forms of Node 20.
+ * UTF-8 (see `narrowForm` and `outputText`) rather than widened to UTF-16 in the core. A host that reports
+ * no Node version keeps the forms of Node 20.
  */
 const FAST_UTF8 = NodeBuffer !== undefined && NODE_MAJOR >= 24;
 /**
@@ -299,7 +299,7 @@ function writeShort(text: string): number {
 /** Tells the core the form of the next input, if it is not the one it was last told. */
 function setInputForm(form: number): void {
   if (form !== inputIs) {
-    inputForm(form);
+    inputForm(FAST_UTF8 ? form | FORMS.textAsUtf8 : form);
     inputIs = form;
   }
 }
@@ -387,11 +387,14 @@ const NO_TEXT = 0xffffffff;
 
 /**
  * The text a core call left in the output buffer, by the length it returned; `undefined` for
- * {@link NO_TEXT}. UTF-16 while the input is written so, else UTF-8: the rule the core writes it by (its
- * `output_text`). Read before the next call, which may write the buffer again.
+ * {@link NO_TEXT}. UTF-16 while the input is written so, else UTF-8; UTF-8 always where it decodes fast
+ * (`FAST_UTF8`, which {@link setInputForm} tells the core with `FORMS.textAsUtf8`): the rule the core
+ * writes it by (its `output_text`). Read before the next call, which may write the buffer again.
  */
 function outputText(len: number): string | undefined {
-  return len === NO_TEXT ? undefined : readOutput(len, inputIs === FORMS.utf16 ? FORMS.utf16 : FORMS.utf8);
+  return len === NO_TEXT
+    ? undefined
+    : readOutput(len, inputIs === FORMS.utf16 && !FAST_UTF8 ? FORMS.utf16 : FORMS.utf8);
 }
 
 /**
