@@ -5,7 +5,9 @@ import { withMessages } from './wasm.js';
 import {
   compileSchema,
   CompiledSchema,
+  compileSource,
   jsonText,
+  schemaSource,
   standardIssues,
   syncResult,
   verdict,
@@ -108,6 +110,13 @@ const CACHE_SIZE = 32;
 const checked = new WeakMap<object, string>();
 /** Compiled Standard Schemas, by identity (a library's schema is not data to key by text). */
 const standardCache = new WeakMap<object, { key: string; compiled: CompiledSchema }>();
+/**
+ * The compiled JSON Schemas of Standard Schemas, by their text and the options (bounded, oldest evicted),
+ * which each Standard Schema of that text shares: one made anew for every call (`extract(text,
+ * z.object({…}))`) still converts each time, but compiles once and holds nothing of its own in the module,
+ * where in a synchronous loop, before any finalizer could run, each held about 1.8 KB.
+ */
+const standardCores = new Map<string, CompiledSchema>();
 
 function optionsKey(options: ExtractOptions | undefined, where: string): string {
   return `${options?.defaultDraft ?? ''}|${options?.assertFormat === true}|${jsonText(options?.remotes ?? {}, where)}|${options?.jsonSchema === undefined ? '' : jsonText(options.jsonSchema, where)}`;
@@ -120,7 +129,7 @@ export function compiled(schema: SchemaInput, options: ExtractOptions | undefine
     const key = optionsKey(options, where);
     const hit = standardCache.get(schema);
     if (hit !== undefined && hit.key === key) return hit.compiled;
-    const c = compileSchema(schema, options);
+    const c = sharedStandard(schema, options, key, where);
     standardCache.set(schema, { key, compiled: c });
     return c;
   }
@@ -148,6 +157,32 @@ export function compiled(schema: SchemaInput, options: ExtractOptions | undefine
   }
   cache.set(key, c);
   return c;
+}
+
+/**
+ * `schema` compiled, its core shared with every Standard Schema of the same JSON Schema text and options
+ * (`key`) through {@link standardCores}: the library's own `validate` still decides for each. A host without
+ * `FinalizationRegistry` compiles each on its own, as nothing would free a core evicted while shared.
+ */
+function sharedStandard(
+  schema: StandardSchema,
+  options: ExtractOptions | undefined,
+  key: string,
+  where: string,
+): CompiledSchema {
+  const source = schemaSource(schema, options);
+  if (typeof FinalizationRegistry !== 'function')
+    return new CompiledSchema(compileSource(source, options), schema, source.json, schema);
+  const text = `${key}|${source.draft}|${jsonText(source.json ?? true, where)}`;
+  let owner = standardCores.get(text);
+  if (owner === undefined) {
+    owner = new CompiledSchema(compileSource(source, options), source.json, source.json, undefined);
+    if (standardCores.size >= CACHE_SIZE) standardCores.delete(standardCores.keys().next().value!);
+  } else {
+    standardCores.delete(text);
+  }
+  standardCores.set(text, owner);
+  return new CompiledSchema(owner.core(where), schema, source.json, schema, owner);
 }
 
 /** The coercion rules `options` forbid, as the core takes them (comma-separated codes). */

@@ -177,6 +177,8 @@ const registry: Pick<FinalizationRegistry<CoreSchema>, 'register' | 'unregister'
  */
 export class CompiledSchema<T = unknown> {
   #core: CoreSchema | null;
+  /** The compiled schema whose core this one shares (kept alive by it), which frees the core; else none. */
+  #owner: CompiledSchema | undefined;
   /** The schema as given. */
   readonly schema: unknown;
   /** The JSON Schema the engine reads: the one given, or a Standard Schema's own (`undefined` when it has none). */
@@ -190,12 +192,14 @@ export class CompiledSchema<T = unknown> {
     schema: unknown,
     jsonSchema: JsonSchema | undefined,
     standard: StandardSchema<unknown, T> | undefined,
+    owner?: CompiledSchema,
   ) {
     this.#core = core;
     this.schema = schema;
     this.jsonSchema = jsonSchema;
     this.standard = standard;
-    registry.register(this, core, this);
+    this.#owner = owner;
+    if (owner === undefined) registry.register(this, core, this);
   }
 
   /** @internal The core schema (throws once freed). */
@@ -222,9 +226,12 @@ export class CompiledSchema<T = unknown> {
   /** Releases the compiled schema now instead of at garbage collection. */
   free(): void {
     if (this.#core === null) return;
-    registry.unregister(this);
-    this.#core.free();
+    if (this.#owner === undefined) {
+      registry.unregister(this);
+      this.#core.free();
+    }
     this.#core = null;
+    this.#owner = undefined;
   }
 
   [Symbol.dispose](): void {
@@ -277,6 +284,23 @@ export function compileSchema<T = unknown>(
 export function compileSchema<T = unknown>(schema: SchemaInput<T>, options?: SchemaOptions): CompiledSchema<T>;
 export function compileSchema(schema: SchemaInput, options?: SchemaOptions): CompiledSchema {
   if (schema instanceof CompiledSchema) return schema;
+  const source = schemaSource(schema, options);
+  return new CompiledSchema(compileSource(source, options), schema, source.json, source.standard);
+}
+
+/**
+ * @internal What {@link compileSchema} compiles, the options checked: the JSON Schema the engine reads
+ * (`undefined` when a Standard Schema has none), the draft it is read by, and the Standard Schema whose
+ * `validate` decides.
+ */
+export interface SchemaSource {
+  json: JsonSchema | undefined;
+  draft: string;
+  standard: StandardSchema | undefined;
+}
+
+/** @internal The {@link SchemaSource} of a JSON Schema or a Standard Schema. */
+export function schemaSource(schema: JsonSchema | StandardSchema, options: SchemaOptions | undefined): SchemaSource {
   const draft = options?.defaultDraft ?? '2020-12';
   if (!DRAFTS.has(draft))
     throw new RangeError(`compileSchema: defaultDraft must be one of ${[...DRAFTS].join(', ')}, got ${String(draft)}`);
@@ -284,35 +308,33 @@ export function compileSchema(schema: SchemaInput, options?: SchemaOptions): Com
   if (typeof remotes !== 'object' || remotes === null || Array.isArray(remotes)) {
     throw new TypeError('compileSchema: remotes must be an object of {uri: schema}');
   }
-  let json: JsonSchema | undefined;
-  let jsonDraft: string = draft;
-  let standard: StandardSchema | undefined;
   if (isStandardSchema(schema)) {
-    standard = schema;
     if (options?.jsonSchema !== undefined) {
       assertJsonSchema(options.jsonSchema, 'compileSchema: options.jsonSchema');
-      json = options.jsonSchema;
-    } else {
-      const own = jsonSchemaOf(schema);
-      if (own !== undefined) [json, jsonDraft] = [own.schema, own.draft];
+      return { json: options.jsonSchema, draft, standard: schema };
     }
-  } else {
-    if (options?.jsonSchema !== undefined)
-      throw new TypeError(
-        'compileSchema: options.jsonSchema is for a Standard Schema; the schema given is already a JSON Schema',
-      );
-    assertJsonSchema(schema, 'compileSchema');
-    json = schema;
+    const own = jsonSchemaOf(schema);
+    return { json: own?.schema, draft: own?.draft ?? draft, standard: schema };
   }
+  if (options?.jsonSchema !== undefined)
+    throw new TypeError(
+      'compileSchema: options.jsonSchema is for a Standard Schema; the schema given is already a JSON Schema',
+    );
+  assertJsonSchema(schema, 'compileSchema');
+  return { json: schema, draft, standard: undefined };
+}
+
+/** @internal The engine's compiled form of `source` (see {@link schemaSource}, which checked `options`). */
+export function compileSource(source: SchemaSource, options: SchemaOptions | undefined): CoreSchema {
   // With no JSON Schema every candidate is read as it is, and the library judges each in turn.
   const core = newSchema(
-    jsonText(json ?? true, 'compileSchema'),
-    jsonDraft,
-    jsonText(remotes, 'compileSchema'),
+    jsonText(source.json ?? true, 'compileSchema'),
+    source.draft,
+    jsonText(options?.remotes ?? {}, 'compileSchema'),
     options?.assertFormat === true,
   );
   if ('code' in core) throw new SchemaCompileError(core);
-  return new CompiledSchema(core, schema, json, standard);
+  return core;
 }
 
 /**

@@ -65,11 +65,11 @@ async function growth(cycle) {
  * {@link growth} without time for finalizers: the cycles in one synchronous loop, as a batch job or a
  * benchmark runs them. What is not freed in the cycle itself stays allocated until the loop ends.
  */
-async function growthInOneLoop(cycle) {
+async function growthInOneLoop(cycle, cycles = CYCLES) {
   for (let i = 0; i < BATCH; i++) cycle();
   await settle();
   const before = wasmMemorySize();
-  for (let i = 0; i < CYCLES; i++) cycle();
+  for (let i = 0; i < cycles; i++) cycle();
   return wasmMemorySize() - before;
 }
 
@@ -180,6 +180,29 @@ test('PartialJsonParser with a schema: finishExtract, and dropped mid-stream (it
     dropped.push('{"chosenIndex": "3", "speech": "never finished');
   });
   assert.equal(grew, 0);
+});
+
+test('extract with a zod schema made anew for every call: no growth over 20,000 calls in one synchronous loop', async () => {
+  const { z } = await import('zod');
+  const text = 'Sure: {"chosenIndex": "2", "speech": "Halt!", "tags": [\'a\',],}';
+  const schema = () => z.object({ chosenIndex: z.number().int(), speech: z.string(), tags: z.array(z.string()) });
+  const grew = await growthInOneLoop(() => assert.equal(extract(text, schema()).ok, true), CYCLES / 5);
+  assert.equal(grew, 0);
+});
+
+test('a parser keeps the compiled schema it shares with other zod schemas after the cache let it go', async () => {
+  const { z } = await import('zod');
+  const turn = () => z.object({ chosenIndex: z.number().int(), speech: z.string() });
+  const p = new PartialJsonParser({ schema: turn() });
+  p.push('{"chosenIndex": "2", "speech": "Ha');
+  // Schemas of 64 other JSON Schema texts push the shared one out of the cache, then a collection.
+  for (let i = 0; i < 64; i++) extract('{"x": 1}', z.object({ [`k${i}`]: z.number().optional() }));
+  await settle();
+  p.push('lt!"}');
+  const r = p.finishExtract();
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.value, { chosenIndex: 2, speech: 'Halt!' });
+  assert.equal(extract('{"chosenIndex": "3", "speech": "x"}', turn()).value.chosenIndex, 3);
 });
 
 test('objectStream, 100,000 cycles read to the end or left after the first update: no growth', async () => {
