@@ -3,11 +3,8 @@ import { assertString } from './errors.js';
 import { plan, type RepairOptions, type RepairRecord } from './repair.js';
 import { withMessages } from './wasm.js';
 import {
-  compileSchema,
-  CompiledSchema,
-  compileSource,
-  jsonText,
-  schemaSource,
+  compiled,
+  type CompiledSchema,
   standardIssues,
   syncResult,
   verdict,
@@ -16,14 +13,7 @@ import {
   type SchemaOptions,
   type StandardIssue,
 } from './schema.js';
-import {
-  assertJsonSchema,
-  isStandardSchema,
-  type InferOutput,
-  type JsonSchema,
-  type StandardResult,
-  type StandardSchema,
-} from './standard.js';
+import type { InferOutput, JsonSchema, StandardResult, StandardSchema } from './standard.js';
 
 /** Codes of the coercions {@link extract} may make. */
 export type CoercionRule =
@@ -102,88 +92,6 @@ export interface ExtractFailure extends ExtractCommon {
 
 /** The result of {@link extract}: check `ok` and `value` has type `T`. */
 export type ExtractResult<T = unknown> = ExtractSuccess<T> | ExtractFailure;
-
-/** Compiled schemas of plain schema objects, by their JSON text and options (bounded, oldest evicted). */
-const cache = new Map<string, CompiledSchema>();
-const CACHE_SIZE = 32;
-/** JSON Schema objects found to be plain data, with the JSON text they had then. */
-const checked = new WeakMap<object, string>();
-/** Compiled Standard Schemas, by identity (a library's schema is not data to key by text). */
-const standardCache = new WeakMap<object, { key: string; compiled: CompiledSchema }>();
-/**
- * The compiled JSON Schemas of Standard Schemas, by their text and the options (bounded, oldest evicted),
- * which each Standard Schema of that text shares: one made anew for every call (`extract(text,
- * z.object({…}))`) still converts each time, but compiles once and holds nothing of its own in the module,
- * where in a synchronous loop, before any finalizer could run, each held about 1.8 KB.
- */
-const standardCores = new Map<string, CompiledSchema>();
-
-function optionsKey(options: ExtractOptions | undefined, where: string): string {
-  return `${options?.defaultDraft ?? ''}|${options?.assertFormat === true}|${jsonText(options?.remotes ?? {}, where)}|${options?.jsonSchema === undefined ? '' : jsonText(options.jsonSchema, where)}`;
-}
-
-/** The compiled form of `schema`, from a cache when it was compiled with the same options before. */
-export function compiled(schema: SchemaInput, options: ExtractOptions | undefined, where: string): CompiledSchema {
-  if (schema instanceof CompiledSchema) return schema;
-  if (isStandardSchema(schema)) {
-    const key = optionsKey(options, where);
-    const hit = standardCache.get(schema);
-    if (hit !== undefined && hit.key === key) return hit.compiled;
-    const c = sharedStandard(schema, options, key, where);
-    standardCache.set(schema, { key, compiled: c });
-    return c;
-  }
-  // Checked to be plain JSON data once per object and text (a class instance or a nested library schema
-  // must not pass as the JSON it happens to stringify to); `typeof` first, so a function is named as one.
-  if (typeof schema !== 'object' || schema === null) assertJsonSchema(schema, where);
-  const text = jsonText(schema, where);
-  if (typeof schema === 'object' && checked.get(schema) !== text) {
-    assertJsonSchema(schema, where);
-    checked.set(schema, text);
-  }
-  const key = `${optionsKey(options, where)}|${text}`;
-  let c = cache.get(key);
-  if (c === undefined) {
-    c = compileSchema(schema as JsonSchema, options);
-    if (cache.size >= CACHE_SIZE) {
-      // The oldest entry leaves the cache; a streaming parser may still hold it, so the garbage collector
-      // frees it (at once only on a host without FinalizationRegistry, where nothing else would).
-      const [oldest, evicted] = cache.entries().next().value as [string, CompiledSchema];
-      cache.delete(oldest);
-      if (typeof FinalizationRegistry !== 'function') evicted.free();
-    }
-  } else {
-    cache.delete(key);
-  }
-  cache.set(key, c);
-  return c;
-}
-
-/**
- * `schema` compiled, its core shared with every Standard Schema of the same JSON Schema text and options
- * (`key`) through {@link standardCores}: the library's own `validate` still decides for each. A host without
- * `FinalizationRegistry` compiles each on its own, as nothing would free a core evicted while shared.
- */
-function sharedStandard(
-  schema: StandardSchema,
-  options: ExtractOptions | undefined,
-  key: string,
-  where: string,
-): CompiledSchema {
-  const source = schemaSource(schema, options);
-  if (typeof FinalizationRegistry !== 'function')
-    return new CompiledSchema(compileSource(source, options), schema, source.json, schema);
-  const text = `${key}|${source.draft}|${jsonText(source.json ?? true, where)}`;
-  let owner = standardCores.get(text);
-  if (owner === undefined) {
-    owner = new CompiledSchema(compileSource(source, options), source.json, source.json, undefined);
-    if (standardCores.size >= CACHE_SIZE) standardCores.delete(standardCores.keys().next().value!);
-  } else {
-    standardCores.delete(text);
-  }
-  standardCores.set(text, owner);
-  return new CompiledSchema(owner.core(where), schema, source.json, schema, owner);
-}
 
 /** The coercion rules `options` forbid, as the core takes them (comma-separated codes). */
 export function forbiddenRules(options: ExtractOptions | undefined, where = 'extract'): string {

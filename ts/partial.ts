@@ -11,8 +11,8 @@ import { JsonRepairError, assertString, type JsonRepairErrorKind } from './error
 import { fail, plan, reportedResult, validResult, type ParseResult } from './repair.js';
 import { PartialValue } from './partial-value.js';
 import { PairJoiner, hasLoneSurrogate } from './surrogates.js';
-import type { CompiledSchema, SchemaInput } from './schema.js';
-import { compiled, extract, forbiddenRules, type ExtractOptions, type ExtractResult } from './extract.js';
+import { compiled, type CompiledSchema, type SchemaInput } from './schema.js';
+import { extract, forbiddenRules, type ExtractOptions, type ExtractResult } from './extract.js';
 
 /**
  * What a value of type `T` looks like while it streams: every property optional, all the way down. The

@@ -337,6 +337,92 @@ export function compileSource(source: SchemaSource, options: SchemaOptions | und
   return core;
 }
 
+/** Compiled schemas of plain schema objects, by their JSON text and options (bounded, oldest evicted). */
+const cache = new Map<string, CompiledSchema>();
+const CACHE_SIZE = 32;
+/** JSON Schema objects found to be plain data, with the JSON text they had then. */
+const checked = new WeakMap<object, string>();
+/** Compiled Standard Schemas, by identity (a library's schema is not data to key by text). */
+const standardCache = new WeakMap<object, { key: string; compiled: CompiledSchema }>();
+/**
+ * The compiled JSON Schemas of Standard Schemas, by their text and the options (bounded, oldest evicted),
+ * which each Standard Schema of that text shares: one made anew for every call (`extract(text,
+ * z.object({…}))`) still converts each time, but compiles once and holds nothing of its own in the module,
+ * where in a synchronous loop, before any finalizer could run, each held about 1.8 KB.
+ */
+const standardCores = new Map<string, CompiledSchema>();
+
+function optionsKey(options: SchemaOptions | undefined, where: string): string {
+  return `${options?.defaultDraft ?? ''}|${options?.assertFormat === true}|${jsonText(options?.remotes ?? {}, where)}|${options?.jsonSchema === undefined ? '' : jsonText(options.jsonSchema, where)}`;
+}
+
+/**
+ * @internal The compiled form of `schema` for `extract`, `validate` and `PartialJsonParser`, from a cache
+ * when it was compiled with the same options before. Never freed by its callers: the cache may hand it out
+ * again.
+ */
+export function compiled(schema: SchemaInput, options: SchemaOptions | undefined, where: string): CompiledSchema {
+  if (schema instanceof CompiledSchema) return schema;
+  if (isStandardSchema(schema)) {
+    const key = optionsKey(options, where);
+    const hit = standardCache.get(schema);
+    if (hit !== undefined && hit.key === key) return hit.compiled;
+    const c = sharedStandard(schema, options, key, where);
+    standardCache.set(schema, { key, compiled: c });
+    return c;
+  }
+  // Checked to be plain JSON data once per object and text (a class instance or a nested library schema
+  // must not pass as the JSON it happens to stringify to); `typeof` first, so a function is named as one.
+  if (typeof schema !== 'object' || schema === null) assertJsonSchema(schema, where);
+  const text = jsonText(schema, where);
+  if (typeof schema === 'object' && checked.get(schema) !== text) {
+    assertJsonSchema(schema, where);
+    checked.set(schema, text);
+  }
+  const key = `${optionsKey(options, where)}|${text}`;
+  let c = cache.get(key);
+  if (c === undefined) {
+    c = compileSchema(schema as JsonSchema, options);
+    if (cache.size >= CACHE_SIZE) {
+      // The oldest entry leaves the cache; a streaming parser may still hold it, so the garbage collector
+      // frees it (at once only on a host without FinalizationRegistry, where nothing else would).
+      const [oldest, evicted] = cache.entries().next().value as [string, CompiledSchema];
+      cache.delete(oldest);
+      if (typeof FinalizationRegistry !== 'function') evicted.free();
+    }
+  } else {
+    cache.delete(key);
+  }
+  cache.set(key, c);
+  return c;
+}
+
+/**
+ * `schema` compiled, its core shared with every Standard Schema of the same JSON Schema text and options
+ * (`key`) through {@link standardCores}: the library's own `validate` still decides for each. A host without
+ * `FinalizationRegistry` compiles each on its own, as nothing would free a core evicted while shared.
+ */
+function sharedStandard(
+  schema: StandardSchema,
+  options: SchemaOptions | undefined,
+  key: string,
+  where: string,
+): CompiledSchema {
+  const source = schemaSource(schema, options);
+  if (typeof FinalizationRegistry !== 'function')
+    return new CompiledSchema(compileSource(source, options), schema, source.json, schema);
+  const text = `${key}|${source.draft}|${jsonText(source.json ?? true, where)}`;
+  let owner = standardCores.get(text);
+  if (owner === undefined) {
+    owner = new CompiledSchema(compileSource(source, options), source.json, source.json, undefined);
+    if (standardCores.size >= CACHE_SIZE) standardCores.delete(standardCores.keys().next().value!);
+  } else {
+    standardCores.delete(text);
+  }
+  standardCores.set(text, owner);
+  return new CompiledSchema(owner.core(where), schema, source.json, schema, owner);
+}
+
 /**
  * Validates `value` against `schema` (a JSON Schema, a Standard Schema or a {@link CompiledSchema}), without
  * coercion. A Standard Schema is validated by its library, whose output is `value`.
@@ -360,10 +446,5 @@ export function validate(value: unknown, schema: SchemaInput, options?: SchemaOp
   if (schema instanceof CompiledSchema) return schema.validate(value);
   // A library validates alone: nothing to compile.
   if (isStandardSchema(schema)) return verdict(schema, syncResult(schema, value, 'validate'));
-  const compiled = compileSchema(schema as JsonSchema, options);
-  try {
-    return compiled.validate(value);
-  } finally {
-    compiled.free();
-  }
+  return compiled(schema, options, 'validate').validate(value);
 }

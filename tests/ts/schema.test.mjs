@@ -149,6 +149,20 @@ test('a compiled schema is reusable, implements Standard Schema, and frees', () 
   assert.equal(validate('ab', compileSchema({ const: 'ab' })).valid, true);
 });
 
+test('validate with a plain schema object follows its text: the same object changed between calls, equal texts in other objects', () => {
+  const schema = { type: 'integer', minimum: 2 };
+  assert.equal(validate(1, schema).valid, false);
+  assert.equal(validate(3, schema).valid, true);
+  schema.minimum = 5;
+  assert.equal(validate(3, schema).valid, false, 'a schema changed after a call is read again');
+  assert.deepEqual(validate(3, { type: 'integer', minimum: 5 }).issues[0].params.limit, 5);
+  assert.equal(validate(3, { type: 'integer', minimum: 2 }).valid, true);
+  // Other options compile it again: a draft-4 exclusiveMinimum is a boolean.
+  const d4 = { type: 'integer', minimum: 3, exclusiveMinimum: true };
+  assert.equal(validate(3, d4, { defaultDraft: '4' }).valid, false);
+  assert.throws(() => validate(3, d4), SchemaCompileError);
+});
+
 test('ECMAScript regular expressions: Unicode classes, lookahead and no implicit anchoring', () => {
   const s = compileSchema({
     patternProperties: { '^\\p{L}+$': { type: 'integer' } },
