@@ -289,18 +289,18 @@ export function compileSchema(schema: SchemaInput, options?: SchemaOptions): Com
 }
 
 /**
- * @internal What {@link compileSchema} compiles, the options checked: the JSON Schema the engine reads
- * (`undefined` when a Standard Schema has none), the draft it is read by, and the Standard Schema whose
- * `validate` decides.
+ * What {@link compileSchema} compiles, the options checked: the JSON Schema the engine reads (`undefined`
+ * when a Standard Schema has none), the draft it is read by, and the Standard Schema whose `validate`
+ * decides.
  */
-export interface SchemaSource {
+interface SchemaSource {
   json: JsonSchema | undefined;
   draft: string;
   standard: StandardSchema | undefined;
 }
 
-/** @internal The {@link SchemaSource} of a JSON Schema or a Standard Schema. */
-export function schemaSource(schema: JsonSchema | StandardSchema, options: SchemaOptions | undefined): SchemaSource {
+/** The {@link SchemaSource} of a JSON Schema or a Standard Schema. */
+function schemaSource(schema: JsonSchema | StandardSchema, options: SchemaOptions | undefined): SchemaSource {
   const draft = options?.defaultDraft ?? '2020-12';
   if (!DRAFTS.has(draft))
     throw new RangeError(`compileSchema: defaultDraft must be one of ${[...DRAFTS].join(', ')}, got ${String(draft)}`);
@@ -324,8 +324,8 @@ export function schemaSource(schema: JsonSchema | StandardSchema, options: Schem
   return { json: schema, draft, standard: undefined };
 }
 
-/** @internal The engine's compiled form of `source` (see {@link schemaSource}, which checked `options`). */
-export function compileSource(source: SchemaSource, options: SchemaOptions | undefined): CoreSchema {
+/** The engine's compiled form of `source` (see {@link schemaSource}, which checked `options`). */
+function compileSource(source: SchemaSource, options: SchemaOptions | undefined): CoreSchema {
   // With no JSON Schema every candidate is read as it is, and the library judges each in turn.
   const core = newSchema(
     jsonText(source.json ?? true, 'compileSchema'),
@@ -379,21 +379,28 @@ export function compiled(schema: SchemaInput, options: SchemaOptions | undefined
     assertJsonSchema(schema, where);
     checked.set(schema, text);
   }
-  const key = `${optionsKey(options, where)}|${text}`;
-  let c = cache.get(key);
+  return recent(cache, `${optionsKey(options, where)}|${text}`, () => compileSchema(schema as JsonSchema, options));
+}
+
+/**
+ * The entry of `map` (one of the caches above) for `key`, made by `make` where there is none; the map keeps
+ * the {@link CACHE_SIZE} used last. The one it lets go may still be held (by a streaming parser, or shared by
+ * library schemas), so the garbage collector frees it: at once only on a host without
+ * `FinalizationRegistry`, where nothing else would (and where nothing is shared).
+ */
+function recent(map: Map<string, CompiledSchema>, key: string, make: () => CompiledSchema): CompiledSchema {
+  let c = map.get(key);
   if (c === undefined) {
-    c = compileSchema(schema as JsonSchema, options);
-    if (cache.size >= CACHE_SIZE) {
-      // The oldest entry leaves the cache; a streaming parser may still hold it, so the garbage collector
-      // frees it (at once only on a host without FinalizationRegistry, where nothing else would).
-      const [oldest, evicted] = cache.entries().next().value as [string, CompiledSchema];
-      cache.delete(oldest);
+    c = make();
+    if (map.size >= CACHE_SIZE) {
+      const [oldest, evicted] = map.entries().next().value as [string, CompiledSchema];
+      map.delete(oldest);
       if (typeof FinalizationRegistry !== 'function') evicted.free();
     }
   } else {
-    cache.delete(key);
+    map.delete(key);
   }
-  cache.set(key, c);
+  map.set(key, c);
   return c;
 }
 
@@ -411,15 +418,11 @@ function sharedStandard(
   const source = schemaSource(schema, options);
   if (typeof FinalizationRegistry !== 'function')
     return new CompiledSchema(compileSource(source, options), schema, source.json, schema);
-  const text = `${key}|${source.draft}|${jsonText(source.json ?? true, where)}`;
-  let owner = standardCores.get(text);
-  if (owner === undefined) {
-    owner = new CompiledSchema(compileSource(source, options), source.json, source.json, undefined);
-    if (standardCores.size >= CACHE_SIZE) standardCores.delete(standardCores.keys().next().value!);
-  } else {
-    standardCores.delete(text);
-  }
-  standardCores.set(text, owner);
+  const owner = recent(
+    standardCores,
+    `${key}|${source.draft}|${jsonText(source.json ?? true, where)}`,
+    () => new CompiledSchema(compileSource(source, options), source.json, source.json, undefined),
+  );
   return new CompiledSchema(owner.core(where), schema, source.json, schema, owner);
 }
 

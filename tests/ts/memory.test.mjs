@@ -1,6 +1,7 @@
 // Memory: 100,000 create/use/free cycles of StreamCleaner and of PartialJsonParser must not grow the wasm
 // memory, whether the object is freed with free(), with `using` (Symbol.dispose), by finish() (even in one
-// synchronous loop, where no finalizer runs), or left to the FinalizationRegistry.
+// synchronous loop, where no finalizer runs), or left to the FinalizationRegistry; nor must extract with a
+// library schema made anew for every call.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
