@@ -623,20 +623,23 @@ function placedChanges(code: number, before: string, part: string, into: PlacedC
     const len = (e >>> 14) & 0x1fff;
     const pos = e & 0x3fff;
     into.codes[k] = e >>> 28;
-    into.texts[k] =
-      len === 0
-        ? ''
-        : (e & 0x08000000) === 0
-          ? pos === 0 && len === part.length
-            ? part
-            : part.slice(pos, pos + len)
-          : len <= pos
-            ? before.slice(before.length - pos, before.length - pos + len)
-            : before.slice(before.length - pos) + part.slice(0, len - pos);
+    into.texts[k] = chunkText(before, part, (e & 0x08000000) === 0 ? pos : -pos, len);
   }
   into.complete = (code & 0x40000000) !== 0;
   into.count = count;
   return into;
+}
+
+/**
+ * The `len` UTF-16 units of the chunks `before` then `part` that start `from` units into `part`, or `-from`
+ * units back from its start (in `before`): where the core says a quick or placed change's text lies.
+ */
+function chunkText(before: string, part: string, from: number, len: number): string {
+  if (from >= 0) return from === 0 && len === part.length ? part : part.slice(from, from + len);
+  const at = before.length + from;
+  return at + len <= before.length
+    ? before.slice(at, at + len)
+    : before.slice(at) + part.slice(0, at + len - before.length);
 }
 
 /** A push that changed nothing, by its complete flag. */
@@ -655,12 +658,7 @@ function quickChanges(code: number, before: string, part: string): QuickChanges 
   if ((code & 0x20000000) === 0) return NOTHING[complete ? 1 : 0];
   const at = (code >>> 14) & 0x3fff;
   const len = code & 0x3fff;
-  const append =
-    (code & 0x10000000) === 0
-      ? at === 0 && len === part.length
-        ? part
-        : part.slice(at, at + len)
-      : before.slice(before.length - at) + part.slice(0, len);
+  const append = (code & 0x10000000) === 0 ? chunkText(before, part, at, len) : chunkText(before, part, -at, at + len);
   return { complete, append };
 }
 
