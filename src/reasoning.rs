@@ -6,9 +6,11 @@
 
 /// Opening and closing tags of the reasoning blocks models emit, matched ASCII-case-insensitively:
 /// DeepSeek-R1 and Qwen (`<think>`), Claude-style prompts (`<thinking>`), other open models
-/// (`<reasoning>`, `<reflection>`), Mistral's Magistral (`[THINK]`) and gpt-oss's harmony format, whose
-/// analysis channel is the reasoning and whose final channel is the answer.
-pub const REASONING_TAGS: [(&str, &str); 6] = [
+/// (`<reasoning>`, `<reflection>`), Mistral's Magistral (`[THINK]`), gpt-oss's harmony format, whose
+/// analysis channel is the reasoning and whose final channel is the answer, ByteDance's Seed-OSS
+/// (`<seed:think>`), Gemma 4's thought channel and Cohere's Command A Reasoning, as a server that keeps
+/// special tokens in the text writes them.
+pub const REASONING_TAGS: [(&str, &str); 9] = [
     ("<think>", "</think>"),
     ("<thinking>", "</thinking>"),
     ("<reasoning>", "</reasoning>"),
@@ -18,6 +20,9 @@ pub const REASONING_TAGS: [(&str, &str); 6] = [
         "<|channel|>analysis<|message|>",
         "<|start|>assistant<|channel|>final<|message|>",
     ),
+    ("<seed:think>", "</seed:think>"),
+    ("<|channel>thought", "<channel|>"),
+    ("<|START_THINKING|>", "<|END_THINKING|>"),
 ];
 
 /// The length of the longest closing tag: how far back a search resumed on a longer text must look.
@@ -69,15 +74,19 @@ pub(crate) fn tag_at(s: &[u8], i: usize, closing: bool) -> Option<(usize, usize)
 }
 
 /// The reasoning tag at `s[i..]` of either kind: its length, its index in [`REASONING_TAGS`] and whether it
-/// closes (no opening tag starts as a closing one does).
+/// closes. Some opening and closing tags start alike (Cohere's `<|START_THINKING|>` and gpt-oss's
+/// `<|start|>assistant…`), so a head of both kinds is tried as both; no text is a tag of both kinds.
 #[inline(never)]
 pub(crate) fn any_tag_at(s: &[u8], i: usize) -> Option<(usize, usize, bool)> {
     let key = head(s.get(i..i + 3)?);
-    let closing = HEADS[1].contains(&key);
-    if !closing && !HEADS[0].contains(&key) {
-        return None;
+    let either = |closing: bool| {
+        let found = HEADS[usize::from(closing)].contains(&key);
+        found.then(|| whole_tag_at(s, i, closing)).flatten()
+    };
+    match either(false) {
+        Some((len, n)) => Some((len, n, false)),
+        None => either(true).map(|(len, n)| (len, n, true)),
     }
-    whole_tag_at(s, i, closing).map(|(len, n)| (len, n, closing))
 }
 
 /// [`tag_at`] past its quick check.
@@ -150,8 +159,17 @@ mod tests {
                 "{markup}"
             );
         }
-        // `any_tag_at` tells the kinds apart by their first three bytes.
-        assert!(HEADS[0].iter().all(|h| !HEADS[1].contains(h)));
+        // `any_tag_at` tries both kinds where the first three bytes allow both: no tag is also one of
+        // the other kind, in any case.
+        let all = REASONING_TAGS.iter().flat_map(|(o, c)| [o, c]);
+        for (a, b) in all.clone().flat_map(|a| all.clone().map(move |b| (a, b))) {
+            assert!(a == b || !a.eq_ignore_ascii_case(b), "{a} / {b}");
+        }
+        assert_eq!(any_tag_at(b"<|start_thinking|>", 0), Some((18, 8, false)));
+        assert_eq!(
+            any_tag_at(b"<|START|>assistant<|channel|>final<|message|>", 0),
+            Some((45, 5, true))
+        );
         // No closing tag is a prefix of another: where one matches, no other does (the locator's
         // `end_of_block` compares only its own).
         for (_, a) in REASONING_TAGS {

@@ -329,6 +329,13 @@ test('cleanChunks cleans an async iterable and frees on early exit', async () =>
 
 test('COMMON_THINK_TAGS are the reasoning formats the JSON locator skips, one list for both', () => {
   assert.ok(Object.isFrozen(COMMON_THINK_TAGS) && COMMON_THINK_TAGS.every(Object.isFrozen));
+  // Seed-OSS, Gemma 4 and Command A Reasoning among them.
+  for (const start of ['<seed:think>', '<|channel>thought', '<|START_THINKING|>']) {
+    assert.ok(
+      COMMON_THINK_TAGS.some((t) => t.start === start),
+      start,
+    );
+  }
   for (const { start, end } of COMMON_THINK_TAGS) {
     const text = `${start}Draft: {"a": 1} and [2].${end}\n{"a": 3,}`;
     // The cleaner removes the block; the locator skips it; both agree on what the answer is.
