@@ -172,6 +172,31 @@ for (const [label, defect, how, theirs] of fair) {
   );
 }
 
+// Reasoning models write thousands of characters of reasoning before the answer (DeepSeek-R1, Qwen3, QwQ),
+// often with drafts of the JSON in it: the same 2 KB documents after 10 KB and 50 KB of it.
+const reasoningOf = (kb) =>
+  'The user wants entities. A draft: {"entities": [1, 2]} is too short; let me check each field again. '
+    .repeat(Math.ceil((kb * 1000) / 100))
+    .slice(0, kb * 1000);
+for (const kb of [10, 50]) {
+  const label = `think_block of ${kb} KB: a think-tag regex, then jsonrepair`;
+  const ws = Array.from({ length: 5 }, (_, i) => document(1000 + i, entitiesFor(2000), 'trailing_commas')).map((w) => ({
+    text: `<think>\n${reasoningOf(kb)}\n</think>\n\n${w.text}`,
+    value: w.value,
+  }));
+  const theirs = 'a think-tag regex, then jsonrepair';
+  const right = [libraries['llm-response-sanitizer'], contenders[theirs]].map(
+    (f) => ws.filter((w) => correct(f, w)).length / ws.length,
+  );
+  allOurs.push(right[0]);
+  const texts = ws.map((w) => w.text);
+  const avg = texts.reduce((a, t) => a + t.length, 0) / texts.length;
+  const [ours, jr] = fresh(['llm-response-sanitizer', theirs], texts);
+  out(
+    `| ${label} | ${right.map((r) => `${Math.round(r * 100)}%`).join(' | ')} | ${mbps(ours, avg)} | ${mbps(jr, avg)} | ${fmt(ours / jr)}× |`,
+  );
+}
+
 // 2a. The repair report: what parseDetailed adds to parseAndRepair on the same documents.
 out();
 out('The repair report, `parseDetailed` against `parseAndRepair` on the same documents (µs per document):');
@@ -541,6 +566,15 @@ out('| --- | ---: | ---: | ---: |');
 out(
   `| 2 KB turn, clean() vs a regex stripper | ${mbps(cOurs, turn2k.length)} MB/s | ${mbps(cRegex, turn2k.length)} MB/s | ${fmt(cOurs / cRegex, 2)}× |`,
 );
+// A reasoning model's turn: most of it reasoning.
+for (const kb of [10, 50]) {
+  const t = `<think>\n${reasoningOf(kb)}\n</think>\n\n${turn(2_000).replace(/^[\s\S]*<\/think>\s*/, '')}`;
+  if (clean(t, cleanOptions) !== regexStrip(t)) throw new Error('bench: cleaning workloads disagree');
+  const [a, b] = rates([(x) => clean(x, cleanOptions), regexStrip], [t], budgetMs * 2);
+  out(
+    `| ${kb} KB of reasoning and a 2 KB answer, clean() vs a regex stripper | ${mbps(a, t.length)} MB/s | ${mbps(b, t.length)} MB/s | ${fmt(a / b, 2)}× |`,
+  );
+}
 const streamOnce = (t, size) => {
   const s = new StreamCleaner(cleanOptions);
   let outText = '';

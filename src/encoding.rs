@@ -126,11 +126,32 @@ fn widen_ascii16(src: &[u8], i: usize, dst: &mut [u8]) -> usize {
     (beyond | 1 << STEP).trailing_zeros() as usize
 }
 
-/// Whether the Latin-1 text `s` holds no byte in 0x80..=0xBF (the range of UTF-8 continuation bytes),
-/// eight bytes at a time.
+/// Whether the Latin-1 text `s` holds no byte in 0x80..=0xBF (the range of UTF-8 continuation bytes):
+/// in wasm 32 bytes a step, with vectors, natively eight, then byte by byte. Every Latin-1 repair reads
+/// its whole input here first.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
 pub(crate) fn has_no_continuation_bytes(s: &[u8]) -> bool {
     let mut i = 0;
+    #[cfg(target_arch = "wasm32")]
+    {
+        use core::arch::wasm32::*;
+        // 0x80..=0xBF are the bytes below -0x40 read as signed.
+        let below = i8x16_splat(-0x40);
+        while i + 32 <= s.len() {
+            // Slices and words, no pointers: LLVM makes them `v128.load`s.
+            let c = &s[i..i + 32];
+            let (a, b) = (
+                u64x2(word(c, 0), word(c, 8)),
+                u64x2(word(c, 16), word(c, 24)),
+            );
+            if v128_any_true(v128_or(i8x16_lt(a, below), i8x16_lt(b, below))) {
+                return false;
+            }
+            i += 32;
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
     while i + 8 <= s.len() {
         let w = word(s, i);
         // A byte 10xxxxxx: the high bit set and the next one clear.

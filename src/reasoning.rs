@@ -98,9 +98,9 @@ fn whole_tag_at(s: &[u8], i: usize, closing: bool) -> Option<(usize, usize)> {
 }
 
 /// Whether `tag` is at `s[i..]`, in any ASCII case. Out of line: inlined, the search above was unrolled
-/// into a comparison per tag (1.3 KB of module).
+/// into a comparison per tag (1.3 KB of module), and the locator's other comparisons use it too.
 #[inline(never)]
-fn is_at(s: &[u8], i: usize, tag: &[u8]) -> bool {
+pub(crate) fn is_at(s: &[u8], i: usize, tag: &[u8]) -> bool {
     s.get(i..i + tag.len())
         .is_some_and(|here| here.eq_ignore_ascii_case(tag))
 }
@@ -112,11 +112,7 @@ pub(crate) fn bracket_tag_ends_at(s: &[u8], end: usize) -> bool {
         .iter()
         .flat_map(|(open, close)| [open, close])
         .filter(|tag| tag.starts_with('['))
-        .any(|tag| {
-            end >= tag.len()
-                && s.get(end - tag.len()..end)
-                    .is_some_and(|t| t.eq_ignore_ascii_case(tag.as_bytes()))
-        })
+        .any(|tag| end >= tag.len() && is_at(s, end - tag.len(), tag.as_bytes()))
 }
 
 #[cfg(test)]

@@ -224,6 +224,43 @@ pub fn find_byte(s: &[u8], from: usize, b: u8) -> Option<usize> {
     find_byte_words(s, from, b)
 }
 
+/// [`find_byte3`] for searches that may run long: a reasoning block read for its closing tag's first byte,
+/// prose read for a tag or a fence. In wasm sixteen bytes a step, out of line (the word search at the
+/// other call sites stays inlined, where searches are mostly a word or two long).
+#[inline]
+pub fn find_byte3_far(s: &[u8], from: usize, a: u8, b: u8, c: u8) -> Option<usize> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return find_byte3(s, from, a, b, c);
+    #[cfg(target_arch = "wasm32")]
+    find_bytes_vectors(s, from, [a, b, c])
+}
+
+/// [`find_byte3_far`] of the bytes `set`: sixteen bytes a step, then byte by byte for the last fifteen or
+/// fewer.
+#[cfg(target_arch = "wasm32")]
+#[inline(never)]
+#[target_feature(enable = "simd128")]
+fn find_bytes_vectors(s: &[u8], from: usize, set: [u8; 3]) -> Option<usize> {
+    use core::arch::wasm32::*;
+    let [a, b, c] = [
+        u8x16_splat(set[0]),
+        u8x16_splat(set[1]),
+        u8x16_splat(set[2]),
+    ];
+    let mut i = from;
+    while i + 16 <= s.len() {
+        let chunk = &s[i..i + 16];
+        let v = u64x2(word(chunk, 0), word(chunk, 8));
+        let hits = v128_or(v128_or(i8x16_eq(v, a), i8x16_eq(v, b)), i8x16_eq(v, c));
+        let bits = i8x16_bitmask(hits);
+        if bits != 0 {
+            return Some(i + bits.trailing_zeros() as usize);
+        }
+        i += 16;
+    }
+    (i..s.len()).find(|&k| set.contains(&s[k]))
+}
+
 /// Whether `s` holds any of the bytes in `set` (at most four). Eight bytes at a time, the last word
 /// overlapping the one before: a stream's chunks are mostly a word or two long, and a byte loop over
 /// them cost more than the rest of the check (`perf`, 100 KB in 10-character chunks).

@@ -4,11 +4,11 @@
 //! fence's language tag, one word), so locating is linear in the length of the text.
 
 use super::chars::{
-    find_byte, find_byte3, find_tag_or_fence, invisible_len, is_ident_start, is_json_ws,
-    is_word_byte, quote_at, starts_with_at, NBSP,
+    find_byte, find_byte3, find_byte3_far, find_tag_or_fence, invisible_len, is_ident_start,
+    is_json_ws, is_word_byte, quote_at, starts_with_at, NBSP,
 };
 use crate::prelude::*;
-use crate::reasoning::{any_tag_at, tag_at, LONGEST_CLOSING_TAG, REASONING_TAGS};
+use crate::reasoning::{any_tag_at, is_at, tag_at, LONGEST_CLOSING_TAG, REASONING_TAGS};
 use crate::record::{Repair, RepairKind};
 
 /// Where the parser should start, and what the locator removed on the way.
@@ -31,10 +31,8 @@ pub(crate) struct Source {
 fn end_of_block(s: &[u8], from: usize, name: usize) -> Option<usize> {
     let close = REASONING_TAGS[name].1.as_bytes();
     let mut p = from;
-    while let Some(at) = find_byte(s, p, close[0]) {
-        if s.get(at..at + close.len())
-            .is_some_and(|t| t.eq_ignore_ascii_case(close))
-        {
+    while let Some(at) = find_byte3_far(s, p, close[0], close[0], close[0]) {
+        if is_at(s, at, close) {
             return Some(at + close.len());
         }
         p = at + 1;
@@ -185,7 +183,7 @@ fn fence_at(s: &[u8], i: usize) -> Option<Fence> {
     let json_tag = tag.is_empty()
         || [&b"json"[..], b"jsonc", b"json5"]
             .iter()
-            .any(|t| tag.eq_ignore_ascii_case(t));
+            .any(|t| tag.len() == t.len() && is_at(tag, 0, t));
     let mut k = j;
     while k < s.len() && s[k].is_ascii_whitespace() {
         k += 1;

@@ -5,6 +5,8 @@
 //! at the end of what has been seen is reported as pending, so callers hold back only that tail.
 
 use crate::prelude::*;
+use crate::reasoning::is_at;
+use crate::repair::chars::find_byte3_far;
 /// The outcome of a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Found {
@@ -29,6 +31,11 @@ pub enum Found {
 pub struct Tags {
     list: Vec<Box<[u8]>>,
     first: [bool; 256],
+    /// The first three bytes of `first` (the first one repeated where there are fewer), and how many
+    /// there are: with at most three (`<` alone for `<think>`) the search jumps between them, sixteen
+    /// bytes a step in wasm, instead of reading every byte's entry.
+    starts: [u8; 3],
+    distinct: usize,
 }
 
 impl Tags {
@@ -37,6 +44,8 @@ impl Tags {
         let mut out = Tags {
             list: Vec::new(),
             first: [false; 256],
+            starts: [0; 3],
+            distinct: 0,
         };
         for t in tags {
             out.add(t);
@@ -48,8 +57,15 @@ impl Tags {
     #[inline(never)]
     fn add(&mut self, tag: &str) {
         if let Some(&b) = tag.as_bytes().first() {
-            self.first[b.to_ascii_lowercase() as usize] = true;
-            self.first[b.to_ascii_uppercase() as usize] = true;
+            for x in [b.to_ascii_lowercase(), b.to_ascii_uppercase()] {
+                if !core::mem::replace(&mut self.first[x as usize], true) {
+                    // The rest of `starts` repeats the newest byte until another comes.
+                    if let Some(rest) = self.starts.get_mut(self.distinct..) {
+                        rest.fill(x);
+                    }
+                    self.distinct += 1;
+                }
+            }
             self.list.push(Box::from(tag.as_bytes()));
         }
     }
@@ -66,15 +82,26 @@ impl Tags {
     /// tag begins with a UTF-8 lead byte and only ASCII letters compare case-insensitively.
     pub fn find(&self, hay: &[u8], from: usize, limit: usize, done: bool) -> Found {
         let end = hay.len().min(limit);
-        for s in from..end {
-            if !self.first[hay[s] as usize] {
+        let mut next = from;
+        while next < end {
+            let s = if self.distinct <= 3 {
+                let [a, b, c] = self.starts;
+                match find_byte3_far(&hay[..end], next, a, b, c) {
+                    Some(at) => at,
+                    None => break,
+                }
+            } else if self.first[hay[next] as usize] {
+                next
+            } else {
+                next += 1;
                 continue;
-            }
+            };
+            next = s + 1;
             let rest = &hay[s..];
             let mut pending = false;
             for (i, tag) in self.list.iter().enumerate() {
                 if rest.len() >= tag.len() {
-                    if rest[..tag.len()].eq_ignore_ascii_case(tag) {
+                    if is_at(rest, 0, tag) {
                         // An earlier-listed tag still undecided at this start outranks this one.
                         return if pending {
                             Found::Pending { start: s }
@@ -82,7 +109,7 @@ impl Tags {
                             Found::Match { start: s, tag: i }
                         };
                     }
-                } else if !done && rest.eq_ignore_ascii_case(&tag[..rest.len()]) {
+                } else if !done && is_at(tag, 0, rest) {
                     pending = true;
                 }
             }
