@@ -235,6 +235,15 @@ pub fn find_byte3_far(s: &[u8], from: usize, a: u8, b: u8, c: u8) -> Option<usiz
     find_bytes_vectors(s, from, [a, b, c])
 }
 
+/// [`find_byte`] for searches that may run long, as [`find_byte3_far`] (natively memchr's one-byte search).
+#[inline]
+pub fn find_byte_far(s: &[u8], from: usize, b: u8) -> Option<usize> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return find_byte(s, from, b);
+    #[cfg(target_arch = "wasm32")]
+    find_bytes_vectors(s, from, [b, b, b])
+}
+
 /// [`find_byte3_far`] of the bytes `set`: sixteen bytes a step, then byte by byte for the last fifteen or
 /// fewer.
 #[cfg(target_arch = "wasm32")]

@@ -4,7 +4,7 @@
 //! fence's language tag, one word), so locating is linear in the length of the text.
 
 use super::chars::{
-    find_byte, find_byte3, find_byte3_far, find_tag_or_fence, invisible_len, is_ident_start,
+    find_byte, find_byte3, find_byte_far, find_tag_or_fence, invisible_len, is_ident_start,
     is_json_ws, is_word_byte, quote_at, starts_with_at, NBSP,
 };
 use crate::prelude::*;
@@ -31,7 +31,7 @@ pub(crate) struct Source {
 fn end_of_block(s: &[u8], from: usize, name: usize) -> Option<usize> {
     let close = REASONING_TAGS[name].1.as_bytes();
     let mut p = from;
-    while let Some(at) = find_byte3_far(s, p, close[0], close[0], close[0]) {
+    while let Some(at) = find_byte_far(s, p, close[0]) {
         if is_at(s, at, close) {
             return Some(at + close.len());
         }
