@@ -224,9 +224,9 @@ pub fn find_byte(s: &[u8], from: usize, b: u8) -> Option<usize> {
     find_byte_words(s, from, b)
 }
 
-/// [`find_byte3`] for searches that may run long: a reasoning block read for its closing tag's first byte,
-/// prose read for a tag or a fence. In wasm sixteen bytes a step, out of line (the word search at the
-/// other call sites stays inlined, where searches are mostly a word or two long).
+/// [`find_byte3`] for searches that may run long: the cleaner's search for the first byte of a tag, through
+/// reasoning and prose. In wasm sixteen bytes a step, out of line (the word search at the other call
+/// sites stays inlined, where searches are mostly a word or two long).
 #[inline]
 pub fn find_byte3_far(s: &[u8], from: usize, a: u8, b: u8, c: u8) -> Option<usize> {
     #[cfg(not(target_arch = "wasm32"))]
@@ -235,7 +235,8 @@ pub fn find_byte3_far(s: &[u8], from: usize, a: u8, b: u8, c: u8) -> Option<usiz
     find_bytes_vectors(s, from, [a, b, c])
 }
 
-/// [`find_byte`] for searches that may run long, as [`find_byte3_far`] (natively memchr's one-byte search).
+/// [`find_byte`] for searches that may run long (a reasoning block read for its closing tag's first byte),
+/// as [`find_byte3_far`]; natively memchr's one-byte search.
 #[inline]
 pub fn find_byte_far(s: &[u8], from: usize, b: u8) -> Option<usize> {
     #[cfg(not(target_arch = "wasm32"))]
