@@ -4,8 +4,8 @@
 //! fence's language tag, one word), so locating is linear in the length of the text.
 
 use super::chars::{
-    find_byte, find_byte3, find_byte_far, find_tag_or_fence, invisible_len, is_ident_start,
-    is_json_ws, is_word_byte, quote_at, starts_with_at, NBSP,
+    find_byte, find_byte3, find_byte3_far, find_byte_far, find_tag_or_fence, invisible_len,
+    is_ident_start, is_json_ws, is_word_byte, quote_at, starts_with_at, NBSP,
 };
 use crate::prelude::*;
 use crate::reasoning::{any_tag_at, is_at, tag_at, LONGEST_CLOSING_TAG, REASONING_TAGS};
@@ -227,7 +227,7 @@ fn find_fenced(s: &[u8], from: usize, tags: bool) -> Option<(usize, Fence)> {
         if bracket_tag.map_or(true, |at| at < p) {
             bracket_tag = Some(next_bracket_tag(s, p));
         }
-        p = find_byte3(s, p, b'`', b'~', tag_start)
+        p = find_byte3_far(s, p, b'`', b'~', tag_start)
             .unwrap_or(s.len())
             .min(bracket_tag.unwrap_or(s.len()));
         if p >= s.len() {
@@ -357,11 +357,11 @@ fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
     while p < s.len() {
         let bracket = match next_bracket {
             Some(b) if b >= p => b,
-            _ => find_byte3(s, p, b'{', b'[', b'[').unwrap_or(s.len()),
+            _ => find_byte3_far(s, p, b'{', b'[', b'[').unwrap_or(s.len()),
         };
         next_bracket = Some(bracket);
         // The markers that can hide a bracket (reasoning, other languages' fences) come first.
-        p = find_byte3(&s[..bracket], p, b'`', b'~', b'<').unwrap_or(bracket);
+        p = find_byte3_far(&s[..bracket], p, b'`', b'~', b'<').unwrap_or(bracket);
         if p >= s.len() {
             return None;
         }
@@ -429,7 +429,7 @@ pub(crate) fn locate(s: &[u8]) -> Option<Source> {
     let begin = skip_space(s, 0, &mut repairs);
     // Most JSON holds no byte that can begin a tag or a fence: one scan then settles both questions.
     let plain = find_tag_or_fence(s, begin).map_or(true, |p| {
-        find_byte3(s, p, b'<', b'`', b'~').is_none() && !has_bracket_closing_tag(s, p)
+        find_byte3_far(s, p, b'<', b'`', b'~').is_none() && !has_bracket_closing_tag(s, p)
     }) && tag_at(s, begin, false).is_none();
     let (answer, decided) = if plain {
         (Some(begin), false)
@@ -505,10 +505,10 @@ pub(crate) fn next_candidate(text: &str, from: usize, first: bool) -> Option<Sou
     let (mut marker, mut bracket): (Option<usize>, Option<usize>) = (None, None);
     while p < s.len() {
         if marker.map_or(true, |at| at < p) {
-            marker = Some(find_byte3(s, p, b'`', b'~', b'<').unwrap_or(s.len()));
+            marker = Some(find_byte3_far(s, p, b'`', b'~', b'<').unwrap_or(s.len()));
         }
         if bracket.map_or(true, |at| at < p) {
-            bracket = Some(find_byte3(s, p, b'{', b'[', b'[').unwrap_or(s.len()));
+            bracket = Some(find_byte3_far(s, p, b'{', b'[', b'[').unwrap_or(s.len()));
         }
         let (m, b) = (marker.unwrap_or(s.len()), bracket.unwrap_or(s.len()));
         p = m.min(b);

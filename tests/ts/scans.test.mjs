@@ -4,7 +4,14 @@
 // those steps and to the end of the text, against a plain JavaScript reading of the same text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clean, cleanDetailed, COMMON_THINK_TAGS, parseAndRepair, parseDetailed } from 'llm-response-sanitizer';
+import {
+  clean,
+  cleanDetailed,
+  COMMON_THINK_TAGS,
+  extract,
+  parseAndRepair,
+  parseDetailed,
+} from 'llm-response-sanitizer';
 
 /** Filler of `n` characters holding none of the bytes the scans look for. */
 const filler = (n) => 'reasoning, step by step '.repeat(Math.ceil(n / 24) + 1).slice(0, n);
@@ -75,5 +82,22 @@ test('the cleaner finds a tag wherever it falls in the scan, with one, two or ma
         assert.equal(cleanDetailed(text, options).reasoning, filler(n), JSON.stringify({ n, lead, open }));
       }
     }
+  }
+});
+
+test('prose before the JSON: a fence, a tag or a bracket wherever it falls in the scan', () => {
+  const schema = { type: 'object', required: ['b'], properties: { b: { type: 'number' } } };
+  for (let n = 0; n < 80; n++) {
+    const prose = filler(n);
+    // After prose, inline or fenced; after markup the scan for fences and tags stops at.
+    assert.deepStrictEqual(parseAndRepair(`${prose} {"n": ${n}} ok`), { n });
+    assert.deepStrictEqual(parseAndRepair(`${prose}\n\`\`\`json\n{"n": ${n},}\n\`\`\``), { n });
+    assert.deepStrictEqual(parseAndRepair(`${prose}<b>${filler(n % 19)}</b> [${n}]`), [n]);
+    assert.deepStrictEqual(parseAndRepair(`${prose}~~~\n{"n": ${n}}\n~~~`), { n });
+    // A fence in another language is skipped, with the bracket inside it.
+    assert.deepStrictEqual(parseAndRepair(`${prose}\`\`\`py\nx = [0]\n\`\`\`\n${prose}{"n": ${n}}`), { n });
+    // Schema-guided extraction walks every candidate past the prose.
+    const r = extract(`${prose} {"a": 1} and ${filler(n % 29)} {"b": ${n}}`, schema);
+    assert.deepStrictEqual(r.value, { b: n }, JSON.stringify(r));
   }
 });
