@@ -158,8 +158,8 @@ const fair = [
     'a fence regex, then jsonrepair',
   ],
 ];
-for (const [label, defect, how, theirs] of fair) {
-  const ws = Array.from({ length: 20 }, (_, i) => document(1000 + i, entitiesFor(2000), defect, how));
+/** A row of the table above: documents `ws`, ours against the named contender `theirs`. */
+function fairRow(label, ws, theirs) {
   const right = [libraries['llm-response-sanitizer'], contenders[theirs]].map(
     (f) => ws.filter((w) => correct(f, w)).length / ws.length,
   );
@@ -171,6 +171,10 @@ for (const [label, defect, how, theirs] of fair) {
     `| ${label} | ${right.map((r) => `${Math.round(r * 100)}%`).join(' | ')} | ${mbps(ours, avg)} | ${mbps(jr, avg)} | ${fmt(ours / jr)}× |`,
   );
 }
+for (const [label, defect, how, theirs] of fair) {
+  const ws = Array.from({ length: 20 }, (_, i) => document(1000 + i, entitiesFor(2000), defect, how));
+  fairRow(label, ws, theirs);
+}
 
 // Reasoning models write thousands of characters of reasoning before the answer (DeepSeek-R1, Qwen3, QwQ),
 // often with drafts of the JSON in it: the same 2 KB documents after 10 KB and 50 KB of it.
@@ -179,22 +183,11 @@ const reasoningOf = (kb) =>
     .repeat(Math.ceil((kb * 1000) / 100))
     .slice(0, kb * 1000);
 for (const kb of [10, 50]) {
-  const label = `think_block of ${kb} KB: a think-tag regex, then jsonrepair`;
   const ws = Array.from({ length: 5 }, (_, i) => document(1000 + i, entitiesFor(2000), 'trailing_commas')).map((w) => ({
     text: `<think>\n${reasoningOf(kb)}\n</think>\n\n${w.text}`,
     value: w.value,
   }));
-  const theirs = 'a think-tag regex, then jsonrepair';
-  const right = [libraries['llm-response-sanitizer'], contenders[theirs]].map(
-    (f) => ws.filter((w) => correct(f, w)).length / ws.length,
-  );
-  allOurs.push(right[0]);
-  const texts = ws.map((w) => w.text);
-  const avg = texts.reduce((a, t) => a + t.length, 0) / texts.length;
-  const [ours, jr] = fresh(['llm-response-sanitizer', theirs], texts);
-  out(
-    `| ${label} | ${right.map((r) => `${Math.round(r * 100)}%`).join(' | ')} | ${mbps(ours, avg)} | ${mbps(jr, avg)} | ${fmt(ours / jr)}× |`,
-  );
+  fairRow(`think_block of ${kb} KB: a think-tag regex, then jsonrepair`, ws, 'a think-tag regex, then jsonrepair');
 }
 
 // 2a. The repair report: what parseDetailed adds to parseAndRepair on the same documents.
