@@ -31,9 +31,10 @@ pub enum Found {
 pub struct Tags {
     list: Vec<Box<[u8]>>,
     first: [bool; 256],
-    /// The first three bytes of `first` (the first one repeated where there are fewer), and how many
+    /// The first three bytes of `first` (the last one repeated where there are fewer), and how many
     /// there are: with at most three (`<` alone for `<think>`) the search jumps between them, sixteen
-    /// bytes a step in wasm, instead of reading every byte's entry.
+    /// bytes a step in wasm, instead of reading every byte's entry. With no tag at all they are zeros:
+    /// the search then stops at NUL bytes, where an empty list matches nothing.
     starts: [u8; 3],
     distinct: usize,
 }
