@@ -87,7 +87,15 @@ pub enum QuoteStyle {
     CurlySingle,
     /// `` ` ``, as JavaScript delimits template strings (never a fence), closed by `` ` `` or `´`
     Backtick,
+    /// A model's quote token, opener and closer alike: Gemma 4's `<|"|>` (in its tool calls). Everything
+    /// between two is content, backslashes and quotes too.
+    GemmaToken,
+    /// FunctionGemma's `<escape>`, as [`QuoteStyle::GemmaToken`].
+    EscapeToken,
 }
+
+/// The quote tokens, [`QuoteStyle::GemmaToken`]'s and [`QuoteStyle::EscapeToken`]'s.
+pub const QUOTE_TOKENS: [&[u8]; 2] = [b"<|\"|>", b"<escape>"];
 
 /// The quote that opens a string at `s[i..]`, with its length in bytes.
 #[inline]

@@ -94,6 +94,12 @@ pub const TOKENS: &[&str] = &[
     "`",
     "`a b`",
     "\\`",
+    // Quote tokens (Gemma 4's, FunctionGemma's) and what may stand beside them.
+    "<|\"|>",
+    "<escape>",
+    "<|",
+    "<",
+    "call:f{",
 ];
 
 /// Up to `max` tokens glued together.

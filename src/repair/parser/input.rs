@@ -399,7 +399,7 @@ impl<'a> Seen<'a> {
 
     /// The length of an ellipsis placeholder (`...` or `…`) at `i`, or 0; a suspension while `.` or
     /// `..` at the end of a stream may still grow into one.
-    #[inline]
+    #[inline(never)]
     pub(super) fn ellipsis_len(self, i: usize) -> Result<usize, Stop> {
         Ok(if self.is_at(i, b"...")? || self.is_at(i, ELLIPSIS)? {
             3
@@ -410,7 +410,7 @@ impl<'a> Seen<'a> {
 
     /// Whether the closing fence of the source stands at `i`: its own marker's for a fenced source, else
     /// a backtick fence whose opening one is missing (`{"a": 1}```): neither is ever JSON.
-    #[inline]
+    #[inline(never)]
     pub(super) fn fence_at(self, i: usize) -> Result<bool, Stop> {
         self.is_at(i, &[self.fence.unwrap_or(b'`'); 3])
     }

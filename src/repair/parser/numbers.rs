@@ -446,6 +446,19 @@ impl Parser<'_> {
     /// repair: bare words (`active`, `team-b`, `in progress`) become a string, up to the next delimiter.
     pub(super) fn bare_string(&mut self, start: usize) -> Step {
         let s = self.input.seen();
+        // Not a bare word but a string between a model's quote tokens (Gemma's tool calls,
+        // `{location:<|"|>Paris<|"|>}`; their keys are bare words).
+        if s[start] == b'<' {
+            for (style, token) in [QuoteStyle::GemmaToken, QuoteStyle::EscapeToken]
+                .into_iter()
+                .zip(QUOTE_TOKENS)
+            {
+                if s.is_at(start, token)? {
+                    self.begin_value();
+                    return self.open_string((style, token.len()), Ctx::Value, false);
+                }
+            }
+        }
         let in_call = matches!(self.top(), Some(Container::Call | Container::Tuple));
         let in_object = self.top() == Some(Container::Object);
         // Brackets a member's words opened (`{text: see {the appendix} here}`): their closers and commas

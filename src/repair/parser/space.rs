@@ -130,6 +130,8 @@ impl Parser<'_> {
         const LIMIT: usize = 64;
         let limit = self.input.utf8_window_end(i, LIMIT);
         match s.span(i + 2, limit).windows(2).position(|w| w == b"|>") {
+            // `<|"|>` is a quote (see [`QUOTE_TOKENS`]).
+            Some(1) if s[i + 2] == b'"' => Ok(None),
             Some(off) => Ok(Some(off + 4)),
             None => {
                 s.has_through(i + LIMIT - 1)?;

@@ -79,7 +79,7 @@ pub(super) fn held_tail(out: &[u8], end: u8) -> usize {
 impl Parser<'_> {
     /// Opens a string at `pos`. With `continued`, the previous string's closing quote was removed and
     /// this one's content is appended to it.
-    #[inline]
+    #[inline(never)]
     pub(super) fn open_string(
         &mut self,
         quote: (QuoteStyle, usize),
@@ -92,6 +92,10 @@ impl Parser<'_> {
             // repair: `` `text` ``, a JavaScript template string
             QuoteStyle::Single | QuoteStyle::Backtick => {
                 self.record(RepairKind::SingleQuotes, self.st.pos)?
+            }
+            // repair: `{location:<|"|>Paris<|"|>}`, a string between quote tokens
+            QuoteStyle::GemmaToken | QuoteStyle::EscapeToken => {
+                self.record(RepairKind::QuoteToken, self.st.pos)?
             }
             _ => self.record(RepairKind::CurlyQuotes, self.st.pos)?,
         }
@@ -106,6 +110,33 @@ impl Parser<'_> {
         };
         self.st.state = State::Str;
         Ok(())
+    }
+
+    /// [`Self::string_content`] between quote tokens: everything up to the closing token is content as
+    /// it stands, escaped as JSON (backslashes, quotes and line breaks too: the `quote_token` repair).
+    #[cold]
+    #[inline(never)]
+    fn token_content(&mut self) -> Result<bool, Stop> {
+        let s = self.input.seen();
+        let token = QUOTE_TOKENS[(self.st.str.style == QuoteStyle::EscapeToken) as usize];
+        loop {
+            let run = self.st.pos;
+            self.st.pos = s.run(run, |b| b != b'<');
+            escape_into(&mut self.st.out, s.span(run, self.st.pos));
+            let truncated = s.at(self.st.pos)?.is_none();
+            if truncated || s.is_at(self.st.pos, token)? {
+                if !truncated {
+                    self.st.pos += token.len();
+                } else if self.st.str.ctx == Ctx::Value {
+                    // repair: the input ends inside the string
+                    self.record(RepairKind::TruncatedString, self.st.pos)?;
+                }
+                self.st.out.push(b'"');
+                return Ok(truncated);
+            }
+            self.st.out.push(b'<');
+            self.st.pos += 1;
+        }
     }
 
     /// At the end of the input inside a value string: when the string's last bytes are closers of the open
@@ -202,6 +233,9 @@ impl Parser<'_> {
     pub(super) fn string_content(&mut self) -> Result<bool, Stop> {
         let s = self.input.seen();
         let style = self.st.str.style;
+        if matches!(style, QuoteStyle::GemmaToken | QuoteStyle::EscapeToken) {
+            return self.token_content();
+        }
         let single = matches!(style, QuoteStyle::Single | QuoteStyle::CurlySingle);
         let table = match style {
             _ if single => &SPECIAL_SINGLE,
