@@ -9,8 +9,9 @@
 /// (`<reasoning>`, `<reflection>`), Mistral's Magistral (`[THINK]`), gpt-oss's harmony format, whose
 /// analysis channel is the reasoning and whose final channel is the answer, ByteDance's Seed-OSS
 /// (`<seed:think>`), Gemma 4's thought channel and Cohere's Command A Reasoning, as a server that keeps
-/// special tokens in the text writes them.
-pub const REASONING_TAGS: [(&str, &str); 9] = [
+/// special tokens in the text writes them, and LG's EXAONE Deep (`<thought>`, which its chat template
+/// writes, so the answer mostly holds only the closing tag).
+pub const REASONING_TAGS: [(&str, &str); 10] = [
     ("<think>", "</think>"),
     ("<thinking>", "</thinking>"),
     ("<reasoning>", "</reasoning>"),
@@ -23,6 +24,7 @@ pub const REASONING_TAGS: [(&str, &str); 9] = [
     ("<seed:think>", "</seed:think>"),
     ("<|channel>thought", "<channel|>"),
     ("<|START_THINKING|>", "<|END_THINKING|>"),
+    ("<thought>", "</thought>"),
 ];
 
 /// The length of the longest closing tag: how far back a search resumed on a longer text must look.
