@@ -295,8 +295,8 @@ proptest! {
     }
 
     /// A record written in an array without its braces (`"items": ["sku": "A", "qty": 2]`, as a model
-    /// that forgot them writes it) is the array holding the record, and the items and members after it
-    /// are kept; a member whose key is written again where its value starts (`{"k": "k": 1}`) keeps
+    /// that forgot them writes it) is the array holding the record, a repeat of its first key starting
+    /// the next record, and the items and members after it are kept; a member whose key is written again where its value starts (`{"k": "k": 1}`) keeps
     /// its value.
     #[test]
     fn keys_where_values_stand_keep_every_member(
@@ -311,7 +311,17 @@ proptest! {
             .map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), v))
             .collect();
         let object = Value::Object(record.iter().cloned().collect());
-        let mut items = vec![object.clone()];
+        // A repeat of the record's first key starts the next record (`["k": 1, "k": 2]` is two).
+        let mut records: Vec<(&str, serde_json::Map<String, Value>)> = Vec::new();
+        for (k, v) in &record {
+            match records.last_mut() {
+                Some((first, r)) if first != k => {
+                    r.insert(k.clone(), v.clone());
+                }
+                _ => records.push((k, [(k.clone(), v.clone())].into_iter().collect())),
+            }
+        }
+        let mut items: Vec<Value> = records.into_iter().map(|(_, r)| Value::Object(r)).collect();
         let mut text = format!("{{\"items_list\": [{}", members.join(", "));
         if closed {
             // Its own `}` closes it as well (`["sku": "A"}]`).

@@ -140,7 +140,7 @@ impl Parser<'_> {
     fn record_comma(&mut self, width: usize) -> Step {
         // Every look-ahead before the first change: a stream may stop in one and run the step again.
         let (r, _) = self.peek_past_space_and_comments(self.st.pos + width, true)?;
-        let key = self.is_key_ahead(r)?;
+        let key = self.is_key_ahead(r)? && !self.repeats_key(r)?;
         self.separator(width)?;
         if key {
             self.st.state = State::Key;
@@ -148,6 +148,33 @@ impl Parser<'_> {
         }
         self.st.implicit = 0;
         self.close_missing_brace()
+    }
+
+    /// Whether the double-quoted key at `r` (which [`Self::is_key_ahead`] found) is the first key of the
+    /// innermost object, a record written in an array without its braces: there it starts the next
+    /// record (`["name": "Ada", "age": 3, "name": "Bob", "age": 4]` is two), where it would replace the
+    /// first value. Records that repeat a shape repeat its first key first.
+    #[cold]
+    #[inline(never)]
+    fn repeats_key(&self, r: usize) -> Result<bool, Stop> {
+        let s = self.input.seen();
+        let n = self.st.stack.len();
+        if s.at(r)? != Some(b'"') || n < 2 {
+            return Ok(false);
+        }
+        // The key as written, its quotes and colon included; a key with an escape is never compared.
+        let end = s.scan(r + 1, |b| b != b'"' && b != b'\\')?;
+        if s.at(end)? != Some(b'"') {
+            return Ok(false);
+        }
+        let key = s.span(r, end + 1);
+        // The record's `{`, inserted at its array's item (after the comma that separates it).
+        let out = &self.st.out;
+        let array = self.st.stack[n - 2].item_out;
+        let open = array + usize::from(out.get(array) == Some(&b','));
+        Ok(out.get(open) == Some(&b'{')
+            && out.get(open + 1..open + 1 + key.len()) == Some(key)
+            && out.get(open + 1 + key.len()) == Some(&b':'))
     }
 
     /// After the root value: stray closers, comma-separated values, an object closed too early, or the end.

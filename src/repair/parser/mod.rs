@@ -708,7 +708,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Pops the innermost container, writes its closer and completes it as a value of its parent.
-    #[inline(always)]
+    #[inline(never)]
     fn pop_and_close(&mut self) {
         let frame = self.st.stack.pop().expect("an open container");
         // An object opened around an array's item that closes by its own `}` is an object like any other.
