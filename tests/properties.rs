@@ -296,8 +296,8 @@ proptest! {
 
     /// A record written in an array without its braces (`"items": ["sku": "A", "qty": 2]`, as a model
     /// that forgot them writes it) is the array holding the record, a repeat of its first key starting
-    /// the next record, and the items and members after it are kept; a member whose key is written again where its value starts (`{"k": "k": 1}`) keeps
-    /// its value.
+    /// the next record, and the items and members after it are kept; a member whose key is written
+    /// again where its value starts (`{"k": "k": 1}`) keeps its value.
     #[test]
     fn keys_where_values_stand_keep_every_member(
         record in prop::collection::vec(("[a-zA-Z0-9 _'é—你🚀:,{}]{1,8}", json_value()), 1..5),

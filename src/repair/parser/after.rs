@@ -151,9 +151,10 @@ impl Parser<'_> {
     }
 
     /// Whether the double-quoted key at `r` (which [`Self::is_key_ahead`] found) is the first key of the
-    /// innermost object, a record written in an array without its braces: there it starts the next
-    /// record (`["name": "Ada", "age": 3, "name": "Bob", "age": 4]` is two), where it would replace the
-    /// first value. Records that repeat a shape repeat its first key first.
+    /// innermost object, a record written in an array without its braces (the only object whose commas
+    /// [`Self::record_comma`] reads): there it starts the next record (`["name": "Ada", "age": 3,
+    /// "name": "Bob", "age": 4]` is two), where it would replace the first value. Records that repeat a
+    /// shape repeat its first key first.
     #[cold]
     #[inline(never)]
     fn repeats_key(&self, r: usize) -> Result<bool, Stop> {
@@ -162,7 +163,7 @@ impl Parser<'_> {
         if s.at(r)? != Some(b'"') || n < 2 {
             return Ok(false);
         }
-        // The key as written, its quotes and colon included; a key with an escape is never compared.
+        // The key as written, its quotes included; a key with an escape is never compared.
         let end = s.scan(r + 1, |b| b != b'"' && b != b'\\')?;
         if s.at(end)? != Some(b'"') {
             return Ok(false);
