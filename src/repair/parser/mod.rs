@@ -590,7 +590,9 @@ impl<'a> Parser<'a> {
         self.drop_item(RepairKind::MissingValue, self.st.pos)
     }
 
-    /// Drops the current item (a member with no value, a placeholder) and records why.
+    /// Drops the current item (a member with no value, a placeholder) and records why. Out of line: a
+    /// repair's path, from a dozen sites.
+    #[inline(never)]
     fn drop_item(&mut self, kind: RepairKind, offset: usize) -> Step {
         self.record(kind, offset)?;
         if let Some(f) = self.st.stack.last() {
