@@ -10,8 +10,10 @@
 /// analysis channel is the reasoning and whose final channel is the answer, ByteDance's Seed-OSS
 /// (`<seed:think>`), Gemma 4's thought channel and Cohere's Command A Reasoning, as a server that keeps
 /// special tokens in the text writes them, and LG's EXAONE Deep (`<thought>`, which its chat template
-/// writes, so the answer mostly holds only the closing tag).
-pub const REASONING_TAGS: [(&str, &str); 10] = [
+/// writes, so the answer mostly holds only the closing tag), Moonshot's Kimi-VL Thinking (`◁think▷`, whose
+/// tags start with U+25C1) and ServiceNow's Apriel Thinker, whose reasoning follows the sentence its chat
+/// template or the model writes first and ends at the marker of its final response.
+pub const REASONING_TAGS: [(&str, &str); 12] = [
     ("<think>", "</think>"),
     ("<thinking>", "</thinking>"),
     ("<reasoning>", "</reasoning>"),
@@ -25,6 +27,8 @@ pub const REASONING_TAGS: [(&str, &str); 10] = [
     ("<|channel>thought", "<channel|>"),
     ("<|START_THINKING|>", "<|END_THINKING|>"),
     ("<thought>", "</thought>"),
+    ("◁think▷", "◁/think▷"),
+    ("Here are my reasoning steps:", "[BEGIN FINAL RESPONSE]"),
 ];
 
 /// The length of the longest closing tag: how far back a search resumed on a longer text must look.
@@ -107,13 +111,15 @@ pub(crate) fn is_at(s: &[u8], i: usize, tag: &[u8]) -> bool {
         .is_some_and(|here| here.eq_ignore_ascii_case(tag))
 }
 
-/// Whether a reasoning tag that starts with `[` ends just before byte `end` of `s`. Such a tag holds no `<`,
-/// so a stream that watches for `<` to decide when to look for reasoning again watches for these too.
-pub(crate) fn bracket_tag_ends_at(s: &[u8], end: usize) -> bool {
+/// Whether a reasoning tag that does not start with `<` (`[/THINK]`, `◁/think▷`) ends just before byte `end`
+/// of `s`. Such a tag holds no `<`, so a stream that watches for `<` to decide when to look for reasoning
+/// again watches for the last bytes of these too (`]`, and the last byte of `▷`).
+#[inline(never)]
+pub(crate) fn bare_tag_ends_at(s: &[u8], end: usize) -> bool {
     REASONING_TAGS
         .iter()
         .flat_map(|(open, close)| [open, close])
-        .filter(|tag| tag.starts_with('['))
+        .filter(|tag| !tag.starts_with('<'))
         .any(|tag| end >= tag.len() && is_at(s, end - tag.len(), tag.as_bytes()))
 }
 
@@ -129,8 +135,11 @@ mod tests {
         assert_eq!(tag_at(b"[/think]", 0, true), Some((8, 4)));
         assert_eq!(tag_at(b"[/think]", 0, false), None);
         assert_eq!(tag_at(b"[1]", 0, false), None);
-        assert!(bracket_tag_ends_at(b"x[/Think]", 9) && bracket_tag_ends_at(b"[THINK]", 7));
-        assert!(!bracket_tag_ends_at(b"[THINK]", 6) && !bracket_tag_ends_at(b"[1]", 3));
+        assert!(bare_tag_ends_at(b"x[/Think]", 9) && bare_tag_ends_at(b"[THINK]", 7));
+        assert!(!bare_tag_ends_at(b"[THINK]", 6) && !bare_tag_ends_at(b"[1]", 3));
+        let kimi = "x◁/think▷".as_bytes();
+        assert!(bare_tag_ends_at(kimi, kimi.len()) && !bare_tag_ends_at(kimi, kimi.len() - 1));
+        assert!(!bare_tag_ends_at(b"x</think>", 9));
     }
 
     #[test]
@@ -193,11 +202,11 @@ mod tests {
             LONGEST_CLOSING_TAG,
             "<|start|>assistant<|channel|>final<|message|>".len()
         );
-        // Every tag starts with a byte the locator's scans stop at (`find_byte3(s, p, b'<', b'[', b'[')`).
-        for (open, close) in REASONING_TAGS {
-            assert!([open, close]
-                .iter()
-                .all(|t| matches!(t.as_bytes()[0], b'<' | b'[')));
+        // Every closing tag starts with a byte the scans for one stop at (`<`, `[`, and 0xE2 for `◁`), and
+        // so does every opening tag but Apriel's sentence, which is one only where the answer starts.
+        for (n, (open, close)) in REASONING_TAGS.iter().enumerate() {
+            let stops = |t: &str| matches!(t.as_bytes()[0], b'<' | b'[' | 0xE2);
+            assert!(stops(close) && (stops(open) || n == REASONING_TAGS.len() - 1));
         }
     }
 }

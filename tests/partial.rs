@@ -509,6 +509,25 @@ fn a_bracketed_closing_tag_moves_the_json_once_whole() {
     }
 }
 
+/// A closing tag with no `<` in it (Magistral's, Kimi-VL's `◁/think▷`, Apriel's final-response marker) that
+/// arrives after a draft was shown moves the value to the answer, wherever the chunks split the tag.
+#[test]
+fn a_closing_tag_without_angle_brackets_moves_a_shown_draft() {
+    for tag in ["[/THINK]", "◁/think▷", "[BEGIN FINAL RESPONSE]"] {
+        let text = format!("Maybe {{\"draft\": 1}} then.{tag}\n{{\"a\": [1]}}");
+        let draft = text.find('.').unwrap();
+        for cut in (draft..text.len()).filter(|&i| text.is_char_boundary(i)) {
+            let mut p = PartialJson::new(&RepairOptions::default());
+            let mut live = Live::default();
+            for c in split_at(&text, &[draft, cut]) {
+                live.apply(&p.push(c).unwrap().changes);
+            }
+            let want = serde_json::json!({"a": [1]});
+            assert_eq!(live.root.as_ref(), Some(&want), "{text:?} cut at {cut}");
+        }
+    }
+}
+
 /// Found by the token-soup property: a number too large for f64 streams like any other scalar.
 #[test]
 fn a_number_beyond_f64_streams_like_any_scalar() {

@@ -279,13 +279,16 @@ fn find_bytes_vectors(s: &[u8], from: usize, set: [u8; 3]) -> Option<usize> {
     (i..s.len()).find(|&k| set.contains(&s[k]))
 }
 
-/// Whether `s` holds any of the bytes in `set` (at most four). Eight bytes at a time, the last word
+/// Whether `s` holds any of the bytes in `set` (at most five). Eight bytes at a time, the last word
 /// overlapping the one before: a stream's chunks are mostly a word or two long, and a byte loop over
 /// them cost more than the rest of the check (`perf`, 100 KB in 10-character chunks).
 pub fn has_any_byte(s: &[u8], set: &[u8]) -> bool {
     let hit = |w: u64| set.iter().any(|&b| has_byte(w, b));
     if s.len() < 8 {
-        return s.iter().any(|b| set.contains(b));
+        // Zeros after the bytes: the sets hold no zero.
+        let mut padded = [0; 8];
+        padded[..s.len()].copy_from_slice(s);
+        return hit(u64::from_le_bytes(padded));
     }
     let mut at = 0;
     while at + 8 < s.len() {
@@ -330,11 +333,14 @@ fn find_byte3_words(s: &[u8], from: usize, a: u8, b: u8, c: u8) -> Option<usize>
         .map(|o| i + o)
 }
 
-/// Whether a tag, a fence or a closing bracket tag may begin at `k`: `<`, `` ` ``, `~`, or `[` then `/`.
+/// Whether a tag, a fence or a closing tag that holds no `<` may begin at `k`: `<`, `` ` ``, `~`, `[` then
+/// `/` (`[/THINK]`) or `B` in any case (Apriel's `[BEGIN FINAL RESPONSE]`), or the first two bytes of `◁`.
 #[inline]
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn may_begin_tag_or_fence(s: &[u8], k: usize) -> bool {
-    matches!(s[k], b'<' | b'`' | b'~') || s[k] == b'[' && s.get(k + 1) == Some(&b'/')
+    let next = s.get(k + 1).copied();
+    matches!(s[k], b'<' | b'`' | b'~')
+        || s[k] == b'[' && matches!(next, Some(b'/' | b'B' | b'b'))
+        || s[k] == 0xE2 && next == Some(0x97)
 }
 
 /// The first offset at or after `from` where a tag, a fence or a closing bracket tag may begin
@@ -354,9 +360,13 @@ pub fn find_tag_or_fence(s: &[u8], from: usize) -> Option<usize> {
             let v = u64x2(word(c, 0), word(c, 8));
             let next = u64x2(word(c, 1), word(c, 9));
             let is = |x: v128, b: u8| i8x16_eq(x, u8x16_splat(b));
+            let bracket = v128_or(v128_or(is(next, b'/'), is(next, b'B')), is(next, b'b'));
             let starts = v128_or(
-                v128_or(is(v, b'<'), is(v, b'`')),
-                v128_or(is(v, b'~'), v128_and(is(v, b'['), is(next, b'/'))),
+                v128_or(
+                    v128_or(is(v, b'<'), is(v, b'`')),
+                    v128_and(is(v, 0xE2), is(next, 0x97)),
+                ),
+                v128_or(is(v, b'~'), v128_and(is(v, b'['), bracket)),
             );
             let bits = i8x16_bitmask(starts);
             if bits != 0 {
@@ -371,8 +381,8 @@ pub fn find_tag_or_fence(s: &[u8], from: usize) -> Option<usize> {
         let first = find_byte3(s, from, b'<', b'`', b'~');
         let before = first.unwrap_or(s.len());
         let mut p = from;
-        while let Some(at) = find_byte(s, p, b'[').filter(|&at| at < before) {
-            if s.get(at + 1) == Some(&b'/') {
+        while let Some(at) = find_byte3(s, p, b'[', 0xE2, 0xE2).filter(|&at| at < before) {
+            if may_begin_tag_or_fence(s, at) {
                 return Some(at);
             }
             p = at + 1;
@@ -440,13 +450,11 @@ mod tests {
         /// `[` and `/` falling on either side of a word's edge included.
         #[test]
         fn tag_or_fence_search_finds_the_first_start(
-            s in proptest::collection::vec(proptest::sample::select(&[b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'[', b'/', b'[', b'/', b'<', b'`', b'~', b'Z', 0x00, 0xff][..]), 0..64),
+            s in proptest::collection::vec(proptest::sample::select(&[b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'a', b'[', b'/', b'[', b'/', b'<', b'`', b'~', b'Z', b'B', b'b', 0xE2, 0x97, 0x00, 0xff][..]), 0..64),
             from in 0usize..10,
         ) {
             let from = from.min(s.len());
-            let want = (from..s.len()).find(|&k| {
-                matches!(s[k], b'<' | b'`' | b'~') || s[k] == b'[' && s.get(k + 1) == Some(&b'/')
-            });
+            let want = (from..s.len()).find(|&k| may_begin_tag_or_fence(&s, k));
             proptest::prop_assert_eq!(find_tag_or_fence(&s, from), want);
         }
 

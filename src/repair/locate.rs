@@ -90,11 +90,37 @@ fn skip_space(s: &[u8], mut i: usize, repairs: &mut Vec<Repair>) -> usize {
     }
 }
 
-/// Whether a closing reasoning tag (`</think>`, `[/THINK]`, …, any case) starts at or after `from`.
+/// Where a tag that a scan for `<`, `[` and 0x97 hit at `hit` would start: there, or for 0x97 the byte
+/// before when it is 0xE2 and not before `from`. `◁` (E2 97 81) is found by its second byte, so the
+/// typographic punctuation of prose (E2 80 xx: dashes, curly quotes) does not stop the scans.
+fn tag_start(s: &[u8], from: usize, hit: usize) -> Option<usize> {
+    if s[hit] != 0x97 {
+        return Some(hit);
+    }
+    hit.checked_sub(1).filter(|&at| at >= from && s[at] == 0xE2)
+}
+
+/// The first reasoning tag the scans find at or after `from` (one that starts with `<`, `[` or `◁`): its
+/// offset, its length and whether it closes.
+#[inline(never)]
+fn next_think_tag(s: &[u8], from: usize) -> Option<(usize, usize, bool)> {
+    let mut p = from;
+    while let Some(hit) = find_byte3_far(s, p, b'<', b'[', 0x97) {
+        let tag = tag_start(s, from, hit).and_then(|at| Some((at, any_tag_at(s, at)?)));
+        if let Some((at, (len, _, closing))) = tag {
+            return Some((at, len, closing));
+        }
+        p = hit + 1;
+    }
+    None
+}
+
+/// Whether a closing reasoning tag (`</think>`, `[/THINK]`, `◁/think▷`, …, any case) starts at or after
+/// `from`.
 pub(crate) fn has_closing_think_tag(s: &[u8], from: usize) -> bool {
     let mut p = from;
-    while let Some(at) = find_byte3(s, p, b'<', b'[', b'[') {
-        if tag_at(s, at, true).is_some() {
+    while let Some((at, _, closing)) = next_think_tag(s, p) {
+        if closing {
             return true;
         }
         p = at + 1;
@@ -102,15 +128,15 @@ pub(crate) fn has_closing_think_tag(s: &[u8], from: usize) -> bool {
     false
 }
 
-/// Whether a closing tag that starts with `[` (`[/THINK]`) occurs at or after `from`: such a tag with no
-/// opening one before it ends reasoning even in text with no `<`, fence or tilde.
-fn has_bracket_closing_tag(s: &[u8], from: usize) -> bool {
+/// Whether a closing tag that starts with `[` or `◁` (`[/THINK]`, `◁/think▷`) occurs at or after `from`:
+/// such a tag with no opening one before it ends reasoning even in text with no `<`, fence or tilde.
+fn has_bare_closing_tag(s: &[u8], from: usize) -> bool {
     let mut p = from;
-    while let Some(at) = find_byte(s, p, b'[') {
-        if s.get(at + 1) == Some(&b'/') && tag_at(s, at, true).is_some() {
+    while let Some(hit) = find_byte3_far(s, p, b'[', 0x97, 0x97) {
+        if tag_start(s, from, hit).is_some_and(|at| tag_at(s, at, true).is_some()) {
             return true;
         }
-        p = at + 1;
+        p = hit + 1;
     }
     false
 }
@@ -133,22 +159,17 @@ fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> (Option<u
         return (Some(end), true);
     }
     // A closing tag with no opening tag before it: the chat template emitted the opening tag.
-    let mut p = from;
-    while let Some(at) = find_byte3(s, p, b'<', b'[', b'[') {
-        p = at;
-        match any_tag_at(s, p) {
-            Some((_, _, false)) => return (Some(from), true),
-            Some((len, _, true)) => {
-                repairs.push(Repair {
-                    kind: RepairKind::ReasoningRemoved,
-                    offset: from,
-                });
-                return (Some(p + len), true);
-            }
-            None => p += 1,
+    match next_think_tag(s, from) {
+        Some((_, _, false)) => (Some(from), true),
+        Some((at, len, true)) => {
+            repairs.push(Repair {
+                kind: RepairKind::ReasoningRemoved,
+                offset: from,
+            });
+            (Some(at + len), true)
         }
+        None => (Some(from), false),
     }
-    (Some(from), false)
 }
 
 /// A fence opener at `s[i..]`: a run of three or more backticks or tildes.
@@ -429,7 +450,7 @@ pub(crate) fn locate(s: &[u8]) -> Option<Source> {
     let begin = skip_space(s, 0, &mut repairs);
     // Most JSON holds no byte that can begin a tag or a fence: one scan then settles both questions.
     let plain = find_tag_or_fence(s, begin).map_or(true, |p| {
-        find_byte3_far(s, p, b'<', b'`', b'~').is_none() && !has_bracket_closing_tag(s, p)
+        find_byte3_far(s, p, b'<', b'`', b'~').is_none() && !has_bare_closing_tag(s, p)
     }) && tag_at(s, begin, false).is_none();
     let (answer, decided) = if plain {
         (Some(begin), false)
@@ -588,6 +609,19 @@ mod tests {
         assert_eq!(start(t), t.find("[1]"));
         // Never closed: the whole text is reasoning.
         assert_eq!(start("<thinking>{\"a\": 1}</think>"), None);
+    }
+
+    #[test]
+    fn tags_that_start_beyond_ascii_end_reasoning_among_typography() {
+        // Kimi-VL's tags start with the byte that starts dashes and curly quotes too.
+        let t = "◁think▷Sure \u{2014} \u{201c}ok\u{201d} {\"no\":1}◁/think▷ {\"yes\":1}";
+        assert_eq!(start(t), t.find("{\"yes"));
+        let t = "\u{201c}Draft\u{201d} \u{2014} {\"no\":1}.◁/THINK▷ [1]";
+        assert_eq!(start(t), t.find("[1]"));
+        // A `◁` that opens no tag, and one split from its 0xE2 by where the scan starts, end nothing.
+        let t = "Draft ◁ {\"a\":1} \u{2014} ▷";
+        assert_eq!(start(t), t.find("{\"a"));
+        assert_eq!(next_think_tag("◁/think▷".as_bytes(), 1), None);
     }
 
     #[test]

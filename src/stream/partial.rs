@@ -18,7 +18,7 @@ use super::view::{Changes, Guide, Recorder, View};
 use crate::error::{Error, ErrorKind};
 use crate::position::utf16_len;
 use crate::prelude::*;
-use crate::reasoning::bracket_tag_ends_at;
+use crate::reasoning::bare_tag_ends_at;
 use crate::repair::chars::has_any_byte;
 use crate::repair::locate::{
     has_closing_think_tag, locate, may_become_control_token, CLOSING_THINK_TAG_MAX,
@@ -376,7 +376,7 @@ impl PartialJson {
             self.quoted = None;
         }
         if !self.settled {
-            if has_any_byte(chunk.as_bytes(), b"<`~]") {
+            if has_any_byte(chunk.as_bytes(), b"<`~]\xB7") {
                 self.alert(old);
             }
             let due = self.parse.is_none() || self.located_len < self.alert_until;
@@ -389,9 +389,9 @@ impl PartialJson {
         Ok(self.complete())
     }
 
-    /// Keeps locating alert past the last `<` or fence character of the chunk at `old` and the last `]`
-    /// that ends a bracketed tag in it (`[THINK]`, `[/THINK]`, which hold none of those bytes: they alert
-    /// when whole): one backward pass over the chunk.
+    /// Keeps locating alert past the last `<` or fence character of the chunk at `old` and the last `]` or
+    /// `▷` that ends a tag in it which holds none of those bytes (`[THINK]`, `[/THINK]`, `◁/think▷`: they
+    /// alert when whole): one backward pass over the chunk.
     fn alert(&mut self, old: usize) {
         let bytes = self.text.as_bytes();
         let (mut marker, mut tag) = (false, false);
@@ -401,7 +401,7 @@ impl PartialJson {
                     marker = true;
                     true
                 }
-                b']' if !tag && bracket_tag_ends_at(bytes, old + at + 1) => {
+                b']' | 0xB7 if !tag && bare_tag_ends_at(bytes, old + at + 1) => {
                     tag = true;
                     true
                 }
