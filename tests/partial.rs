@@ -509,6 +509,57 @@ fn a_bracketed_closing_tag_moves_the_json_once_whole() {
     }
 }
 
+/// After a long reasoning block the answer shows as it arrives, in every reasoning format, draft JSON in the
+/// reasoning or not: once the reasoning is decided, locating again reads only the answer, not an eighth of
+/// the whole text's growth later (before, a 10 KB block hid a 40-byte answer until the end).
+#[test]
+fn the_answer_after_long_reasoning_shows_as_it_arrives() {
+    let reasoning =
+        "Let me check each item once more; a draft {\"items\": [0]} is wrong. ".repeat(150);
+    let formats = [
+        ("<think>", "</think>", false),
+        ("", "</think>", false),
+        ("", "</think>", true),
+        ("◁think▷", "◁/think▷", false),
+        ("", "[/THINK]", false),
+        (
+            "Here are my reasoning steps:\n",
+            "\n[BEGIN FINAL RESPONSE]\n",
+            false,
+        ),
+        (
+            "<|channel|>analysis<|message|>",
+            "<|end|><|start|>assistant<|channel|>final<|message|>",
+            false,
+        ),
+    ];
+    for (open, close, first) in formats {
+        let text = format!("{open}{reasoning}{close}\n{{\"items\": [1, 2, 3], \"done\": true}}");
+        let shown = text.find("{\"items\": [1").unwrap() + "{\"items\": [1".len();
+        let mut p = PartialJson::new(&RepairOptions::default()).with_reasoning_first(first);
+        let mut live = Live::default();
+        let mut from = 0;
+        while from < text.len() {
+            let mut to = (from + 7).min(text.len());
+            while !text.is_char_boundary(to) {
+                to += 1;
+            }
+            live.apply(&p.push(&text[from..to]).unwrap().changes);
+            from = to;
+            if from > shown {
+                let items = live.root.as_ref().and_then(|r| r.get("items"));
+                assert_eq!(
+                    items.and_then(|i| i.get(0)),
+                    Some(&serde_json::json!(1)),
+                    "{open:?} at {from}"
+                );
+            }
+        }
+        let want = serde_json::json!({"items": [1, 2, 3], "done": true});
+        assert_eq!(live.root, Some(want), "{open:?}");
+    }
+}
+
 /// A closing tag with no `<` in it (Magistral's, Kimi-VL's `◁/think▷`, Apriel's final-response marker) that
 /// arrives after a draft was shown moves the value to the answer, wherever the chunks split the tag.
 #[test]

@@ -128,6 +128,11 @@ pub(crate) fn has_closing_think_tag(s: &[u8], from: usize) -> bool {
     false
 }
 
+/// Whether a reasoning tag of either kind that starts with `<`, `[` or `◁` starts at or after `from`.
+pub(crate) fn has_think_tag(s: &[u8], from: usize) -> bool {
+    next_think_tag(s, from).is_some()
+}
+
 /// Whether a closing tag that starts with `[` or `◁` (`[/THINK]`, `◁/think▷`) occurs at or after `from`:
 /// such a tag with no opening one before it ends reasoning even in text with no `<`, fence or tilde.
 fn has_bare_closing_tag(s: &[u8], from: usize) -> bool {
@@ -143,6 +148,20 @@ fn has_bare_closing_tag(s: &[u8], from: usize) -> bool {
 
 /// The longest closing reasoning tag: how far back a search resumed on a longer text looks.
 pub(crate) const CLOSING_THINK_TAG_MAX: usize = LONGEST_CLOSING_TAG;
+
+/// [`Reasoning::Open`] for the block of pair `name` opened at `begin` in `s`, whose closing tag is not in
+/// `s`: a longer text's may start within a tag's length of its end.
+fn open_block(s: &[u8], name: usize, begin: usize) -> Reasoning {
+    let (open, close) = REASONING_TAGS[name];
+    let resume = (s.len() + 1)
+        .saturating_sub(close.len())
+        .max(begin + open.len());
+    Reasoning::Open {
+        name,
+        begin,
+        resume,
+    }
+}
 
 /// Removes a leading reasoning block (SPEC §2.3). Returns the offset where the answer starts, or `None`
 /// when the whole text is reasoning (an opening tag that is never closed); and whether a longer text
@@ -442,22 +461,77 @@ fn is_jsonp_prefix(s: &[u8], from: usize, start: usize) -> bool {
     k < name_end
 }
 
+/// The reasoning question of a text that grows at its end (a stream's), as far as it is decided: text
+/// appended later cannot change what it records, so [`locate_in`] need not read that part again.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum Reasoning {
+    /// No reasoning tag yet: a closing tag may still come and end reasoning.
+    #[default]
+    Undecided,
+    /// The text (from `begin`, after leading whitespace) opens a block of pair `name` of [`REASONING_TAGS`]
+    /// whose closing tag does not start before `resume`.
+    Open {
+        name: usize,
+        begin: usize,
+        resume: usize,
+    },
+    /// Decided: the answer starts at `at`, after `repairs` (those of leading whitespace and reasoning).
+    Answer { at: usize, repairs: Vec<Repair> },
+}
+
 /// Locates the source of the JSON value in the text `s` (SPEC §2.2–2.4), or `None` when there is
 /// none. It reads bytes: ASCII, and the UTF-8 sequences of the no-break space and invisible characters
 /// (which Latin-1 text read by [`super::repair_latin1`] cannot hold).
 pub(crate) fn locate(s: &[u8]) -> Option<Source> {
-    let mut repairs = Vec::new();
-    let begin = skip_space(s, 0, &mut repairs);
-    // Most JSON holds no byte that can begin a tag or a fence: one scan then settles both questions.
-    let plain = find_tag_or_fence(s, begin).map_or(true, |p| {
-        find_byte3_far(s, p, b'<', b'`', b'~').is_none() && !has_bare_closing_tag(s, p)
-    }) && tag_at(s, begin, false).is_none();
-    let (answer, decided) = if plain {
-        (Some(begin), false)
-    } else {
-        skip_reasoning(s, begin, &mut repairs)
+    locate_in(s, &mut Reasoning::Undecided)
+}
+
+/// [`locate`] for a text whose start was located before as `known`, which it updates: past a decided
+/// reasoning question it reads only the answer, and in an open block only the text a closing tag may end
+/// in, so a stream that locates again after each chunk reads the reasoning once.
+pub(crate) fn locate_in(s: &[u8], known: &mut Reasoning) -> Option<Source> {
+    if let &mut Reasoning::Open {
+        name,
+        begin,
+        resume,
+    } = known
+    {
+        if end_of_block(s, resume, name).is_none() {
+            *known = open_block(s, name, begin);
+            return None;
+        }
+        // Closed: the whole text is read once more, as the first time.
+        *known = Reasoning::Undecided;
+    }
+    let (answer, mut repairs, decided, plain) = match known {
+        Reasoning::Answer { at, repairs } => (*at, repairs.clone(), true, false),
+        _ => {
+            let mut repairs = Vec::new();
+            let begin = skip_space(s, 0, &mut repairs);
+            // Most JSON holds no byte that can begin a tag or a fence: one scan then settles both.
+            let plain = find_tag_or_fence(s, begin).map_or(true, |p| {
+                find_byte3_far(s, p, b'<', b'`', b'~').is_none() && !has_bare_closing_tag(s, p)
+            }) && tag_at(s, begin, false).is_none();
+            let (answer, decided) = if plain {
+                (Some(begin), false)
+            } else {
+                skip_reasoning(s, begin, &mut repairs)
+            };
+            let Some(answer) = answer else {
+                // Only a leading block that never closes leaves no answer.
+                *known = tag_at(s, begin, false)
+                    .map_or(Reasoning::Undecided, |(_, name)| open_block(s, name, begin));
+                return None;
+            };
+            if decided {
+                *known = Reasoning::Answer {
+                    at: answer,
+                    repairs: repairs.clone(),
+                };
+            }
+            (answer, repairs, decided, plain)
+        }
     };
-    let answer = answer?;
     let answer = skip_space(s, answer, &mut repairs);
     // No reasoning tag was seen from `answer` on unless the reasoning question was decided.
     let fenced = if plain {
@@ -648,6 +722,36 @@ mod tests {
 
     #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
+        /// A text located again as it grows, from what the locations before decided, is located as a
+        /// whole text is: leading blocks of every pair, closed, left open or closed by another pair's
+        /// tag, and tags, fences and brackets after them, the text growing by a byte or more at a time.
+        #[test]
+        fn locating_from_what_was_decided_equals_locating_the_whole_text(
+            lead in proptest::sample::select(&["", " ", "\n\u{feff} ", "\u{a0}"][..]),
+            pair in 0..REASONING_TAGS.len() + 2,
+            close in 0..REASONING_TAGS.len() + 2,
+            parts in proptest::collection::vec(proptest::sample::select(&[
+                "<think>", "</think>", "[/THINK]", "◁/think▷", "[BEGIN FINAL RESPONSE]", "<b>",
+                "{\"a\": 1}", "[1, 2]", "{", "[", "}", "\"", "```json\n", "```\n", "~~~", " ", "\n",
+                "a \u{2014} b", "x",
+            ][..]), 0..12),
+            keep in proptest::collection::vec(proptest::bool::ANY, 0..400),
+        ) {
+            let tags = |n: usize| REASONING_TAGS.get(n).copied().unwrap_or(("", ""));
+            let text = format!("{lead}{}{}{}", tags(pair).0, parts.concat(), tags(close).1);
+            let mut known = Reasoning::Undecided;
+            let ends = (1..=text.len()).filter(|&e| {
+                text.is_char_boundary(e) && (e == text.len() || keep.get(e).copied().unwrap_or(true))
+            });
+            for end in ends {
+                let s = &text.as_bytes()[..end];
+                let summary =
+                    |src: Option<Source>| src.map(|src| (src.start, src.fence, src.repairs, src.settled));
+                let whole = summary(locate(s));
+                proptest::prop_assert_eq!(summary(locate_in(s, &mut known)), whole, "{:?}", text.get(..end));
+            }
+        }
+
         /// Where `skip_reasoning` saw no reasoning tag, the fenced search that does not stop at `<` and
         /// `[` finds what the one that does finds: markup, brackets and fences in any order.
         #[test]

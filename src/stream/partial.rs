@@ -3,9 +3,12 @@
 //!
 //! [`PartialJson`] keeps the text, locates the JSON in it with the one-shot locator, and feeds the
 //! located source to the one-shot parser, which suspends wherever it would need bytes that have not
-//! arrived and resumes on the next chunk. Each byte is parsed once. Locating looks at the whole text,
-//! so it runs again only when new text could change the answer (a `<`, a fence character, or no
-//! source yet) and at most once per eighth of growth: linear in total. If the answer changes (a
+//! arrived and resumes on the next chunk. Each byte is parsed once. Locating runs again only when new
+//! text could change the answer (a `<`, a fence character, the end of a tag, or no source yet) and at
+//! most once per eighth of growth of what it reads: the whole text until the reasoning question is
+//! decided, then only the answer (and while a leading block is open, only where its closing tag may
+//! end), so the answer after a long reasoning block shows as it arrives; the first reasoning tag is
+//! located at once. Linear in total. If the answer changes (a
 //! `</think>` with no opening tag, a ```` ```json ```` block after a value in prose) the parse starts
 //! over at the new source and the partial value is replaced.
 //!
@@ -21,7 +24,8 @@ use crate::prelude::*;
 use crate::reasoning::bare_tag_ends_at;
 use crate::repair::chars::has_any_byte;
 use crate::repair::locate::{
-    has_closing_think_tag, locate, may_become_control_token, CLOSING_THINK_TAG_MAX,
+    has_closing_think_tag, has_think_tag, locate, locate_in, may_become_control_token, Reasoning,
+    CLOSING_THINK_TAG_MAX,
 };
 use crate::repair::{repaired, strictly_valid, valid, Options, Repaired, SourceParse};
 use crate::schema::{RuleSet, SharedSchema};
@@ -72,6 +76,10 @@ pub struct PartialJson {
     /// Text length when the JSON was last located, and whether that answer can no longer change.
     located_len: usize,
     settled: bool,
+    /// The reasoning question as far as locating decided it: past it, locating reads only the answer.
+    reasoning: Reasoning,
+    /// A reasoning tag arrived and the text was located at once for it (once per stream).
+    tag_located: bool,
     /// Locating stays alert until the text reaches this length.
     alert_until: usize,
     /// Where the parser last suspended: its position and the input it had.
@@ -167,6 +175,8 @@ impl PartialJson {
             done: false,
             located_len: 0,
             settled: false,
+            reasoning: Reasoning::Undecided,
+            tag_located: false,
             alert_until: 0,
             stuck: (0, 0),
             view: View::default(),
@@ -379,9 +389,30 @@ impl PartialJson {
             if has_any_byte(chunk.as_bytes(), b"<`~]\xB7") {
                 self.alert(old);
             }
-            let due = self.parse.is_none() || self.located_len < self.alert_until;
+            let alerted = self.located_len < self.alert_until;
+            let due = self.parse.is_none() || alerted;
             let len = self.text.len();
-            if due && (len < RELOCATE_ALWAYS_BELOW || (len - self.located_len) * 8 >= len) {
+            // What locating again reads: the answer once the reasoning question is decided, only the
+            // text a closing tag may end in while a leading block is open, else all of it. It runs at
+            // most once per eighth of that much growth: linear in total.
+            let reads = match &self.reasoning {
+                Reasoning::Answer { at, .. } => len - at,
+                Reasoning::Open { .. } => 0,
+                Reasoning::Undecided => len,
+            };
+            // The first reasoning tag decides where the answer starts: located at once, so that the
+            // answer after a long block shows as it arrives (once per stream, so still linear).
+            let tag = alerted
+                && !self.tag_located
+                && matches!(self.reasoning, Reasoning::Undecided)
+                && has_think_tag(
+                    self.text.as_bytes(),
+                    old.saturating_sub(CLOSING_THINK_TAG_MAX),
+                );
+            if tag
+                || due && (reads < RELOCATE_ALWAYS_BELOW || (len - self.located_len) * 8 >= reads)
+            {
+                self.tag_located |= tag;
                 self.relocate();
             }
         }
@@ -484,7 +515,7 @@ impl PartialJson {
     /// Locates the JSON in the text so far; starts over if it moved.
     fn relocate(&mut self) {
         self.located_len = self.text.len();
-        let Some(src) = locate(self.text.as_bytes()) else {
+        let Some(src) = locate_in(self.text.as_bytes(), &mut self.reasoning) else {
             if self.parse.take().is_some() || self.fault.take().is_some() {
                 self.start_over();
             }
