@@ -60,6 +60,12 @@ fn block_at(s: &[u8], p: usize) -> Option<Option<usize>> {
     Some(end_of_block(s, p + len, name))
 }
 
+/// Records a repair the locator made. Out of line: seven sites, once per text.
+#[inline(never)]
+fn note(repairs: &mut Vec<Repair>, kind: RepairKind, offset: usize) {
+    repairs.push(Repair { kind, offset });
+}
+
 /// Skips whitespace, invisible characters and no-break spaces from `i`, recording the non-JSON ones.
 fn skip_space(s: &[u8], mut i: usize, repairs: &mut Vec<Repair>) -> usize {
     loop {
@@ -67,22 +73,13 @@ fn skip_space(s: &[u8], mut i: usize, repairs: &mut Vec<Repair>) -> usize {
             i += 1;
         } else if i < s.len() && matches!(s[i], 0x0B | 0x0C) {
             // A vertical tab or form feed is JavaScript whitespace, not JSON: the text is not valid.
-            repairs.push(Repair {
-                kind: RepairKind::NonstandardWhitespace,
-                offset: i,
-            });
+            note(repairs, RepairKind::NonstandardWhitespace, i);
             i += 1;
         } else if invisible_len(s, i) > 0 {
-            repairs.push(Repair {
-                kind: RepairKind::InvisibleCharacter,
-                offset: i,
-            });
+            note(repairs, RepairKind::InvisibleCharacter, i);
             i += 3;
         } else if starts_with_at(s, i, NBSP) {
-            repairs.push(Repair {
-                kind: RepairKind::NonstandardWhitespace,
-                offset: i,
-            });
+            note(repairs, RepairKind::NonstandardWhitespace, i);
             i += 2;
         } else {
             return i;
@@ -171,20 +168,14 @@ fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> (Option<u
         let Some(end) = end_of_block(s, from + len, name) else {
             return (None, false);
         };
-        repairs.push(Repair {
-            kind: RepairKind::ReasoningRemoved,
-            offset: from,
-        });
+        note(repairs, RepairKind::ReasoningRemoved, from);
         return (Some(end), true);
     }
     // A closing tag with no opening tag before it: the chat template emitted the opening tag.
     match next_think_tag(s, from) {
         Some((_, _, false)) => (Some(from), true),
         Some((at, len, true)) => {
-            repairs.push(Repair {
-                kind: RepairKind::ReasoningRemoved,
-                offset: from,
-            });
+            note(repairs, RepairKind::ReasoningRemoved, from);
             (Some(at + len), true)
         }
         None => (Some(from), false),
@@ -558,16 +549,10 @@ pub(crate) fn locate_in(s: &[u8], known: &mut Reasoning) -> Option<Source> {
         } else {
             RepairKind::SurroundingText
         };
-        repairs.push(Repair {
-            kind,
-            offset: answer,
-        });
+        note(&mut repairs, kind, answer);
     }
     if fence.is_some() {
-        repairs.push(Repair {
-            kind: RepairKind::CodeFence,
-            offset: prefix_end,
-        });
+        note(&mut repairs, RepairKind::CodeFence, prefix_end);
     }
     Some(Source {
         start,
