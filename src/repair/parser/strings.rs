@@ -519,7 +519,9 @@ impl Parser<'_> {
             b')' => matches!(self.top(), Some(Container::Call | Container::Tuple)),
             b'+' => ctx == Ctx::Value && self.is_concatenation(q)?,
             // A quote right after it starts the next key when a key follows (`"x""b": 1`: a comma
-            // missing between members); else the two are content (`""` doubled as in CSV).
+            // missing between members); else the two are content (`""` doubled as in CSV), and so is
+            // the first of two before the end of the object or the input, the second closing the
+            // string (`{"q": ""Run!""}`), not a key cut off after its opening quote.
             _ if s.quote_at(q).is_some() => {
                 if prose {
                     spaced && s[q] < 0x80
@@ -527,6 +529,7 @@ impl Parser<'_> {
                     spaced
                         || (ctx == Ctx::Value
                             && self.top() == Some(Container::Object)
+                            && !self.only_end_after(q)?
                             && self.is_key_ahead(q)?)
                 }
             }
@@ -556,6 +559,14 @@ impl Parser<'_> {
                         && self.is_bare_item_ahead(q, true)?)
             }
         })
+    }
+
+    /// Whether the quote at `q` stands just before the end of the input or a closing bracket (past spaces).
+    fn only_end_after(&self, q: usize) -> Result<bool, Stop> {
+        let s = self.input.seen();
+        let width = s.quote_at(q).map_or(1, |(_, w)| w);
+        let (r, _) = self.input.peek_past_space(q + width);
+        Ok(matches!(s.punct_at(r)?, None | Some(b'}' | b']')))
     }
 
     /// Whether a quote followed by the closer `c` at `at` ends the string. It does when the closer closes
