@@ -202,8 +202,9 @@ mod tests {
             LONGEST_CLOSING_TAG,
             "<|start|>assistant<|channel|>final<|message|>".len()
         );
-        // Every closing tag starts with a byte the scans for one stop at (`<`, `[`, and 0xE2 for `◁`), and
-        // so does every opening tag but Apriel's sentence, which is one only where the answer starts.
+        // Every closing tag starts with what the scans for one stop at (`<`, `[`, or `◁`, found by its
+        // second byte), and so does every opening tag but Apriel's sentence, which is one only where the
+        // answer starts.
         for (n, (open, close)) in REASONING_TAGS.iter().enumerate() {
             let stops = |t: &str| matches!(t.as_bytes()[0], b'<' | b'[' | 0xE2);
             assert!(stops(close) && (stops(open) || n == REASONING_TAGS.len() - 1));

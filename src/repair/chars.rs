@@ -343,7 +343,7 @@ fn may_begin_tag_or_fence(s: &[u8], k: usize) -> bool {
         || s[k] == 0xE2 && next == Some(0x97)
 }
 
-/// The first offset at or after `from` where a tag, a fence or a closing bracket tag may begin
+/// The first offset at or after `from` where a tag, a fence or a closing tag without `<` may begin
 /// ([`may_begin_tag_or_fence`]). Most responses hold none, so the locator reads every byte here once;
 /// in wasm sixteen bytes a step, with the module's only vector instructions (whole 2 KB repairs measured
 /// 0.95–0.97 the time they took with the two byte searches this replaced; a word-at-a-time pass measured no

@@ -454,10 +454,9 @@ fn is_jsonp_prefix(s: &[u8], from: usize, start: usize) -> bool {
 
 /// The reasoning question of a text that grows at its end (a stream's), as far as it is decided: text
 /// appended later cannot change what it records, so [`locate_in`] need not read that part again.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) enum Reasoning {
     /// No reasoning tag yet: a closing tag may still come and end reasoning.
-    #[default]
     Undecided,
     /// The text (from `begin`, after leading whitespace) opens a block of pair `name` of [`REASONING_TAGS`]
     /// whose closing tag does not start before `resume`.
