@@ -169,7 +169,8 @@ fn input_utf8(len: usize) -> usize {
     })
 }
 
-/// Appends `s` as a JSON string literal.
+/// Appends `s` as a JSON string literal. Out of line: five sites, on errors and headers.
+#[inline(never)]
 fn push_json_str(out: &mut String, s: &str) {
     out.push_str(&json_string(s));
 }

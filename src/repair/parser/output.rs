@@ -54,19 +54,27 @@ pub(crate) fn json_string(s: &str) -> String {
 
 /// Writes the JSON escape of control character `b`.
 pub(super) fn push_control(out: &mut Vec<u8>, b: u8) {
-    match b {
-        b'\n' => out.extend_from_slice(b"\\n"),
-        b'\r' => out.extend_from_slice(b"\\r"),
-        b'\t' => out.extend_from_slice(b"\\t"),
-        0x08 => out.extend_from_slice(b"\\b"),
-        0x0C => out.extend_from_slice(b"\\f"),
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    // One append per arm's result, not one per arm (five inlined appends before).
+    let short: &[u8; 2] = match b {
+        b'\n' => b"\\n",
+        b'\r' => b"\\r",
+        b'\t' => b"\\t",
+        0x08 => b"\\b",
+        0x0C => b"\\f",
         _ => {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.extend_from_slice(b"\\u00");
-            out.push(HEX[(b >> 4) as usize]);
-            out.push(HEX[(b & 15) as usize]);
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(b >> 4) as usize],
+                HEX[(b & 15) as usize],
+            ]);
+            return;
         }
-    }
+    };
+    out.extend_from_slice(short);
 }
 
 /// Length in bytes of the UTF-8 character whose first byte is `b`.
