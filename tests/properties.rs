@@ -294,6 +294,35 @@ proptest! {
         prop_assert_eq!(got, v, "{}", commented);
     }
 
+    /// The same records with bare keys (`"items": [sku: "A", qty: 2, sku: "B", qty: 1]`): a word before a
+    /// colon with a value after it is a record's key, and a repeat of the first starts the next record.
+    #[test]
+    fn bare_keys_where_values_stand_make_records(
+        record in prop::collection::vec(
+            // Short keys repeat often: a repeat of the first starts the next record.
+            (prop_oneof!["[a-c]{1,2}", "[a-z_][a-zA-Z0-9_]{0,7}"].prop_filter("a literal is a value", |k| {
+                !["true", "false", "null", "undefined", "nan", "none", "infinity"]
+                    .contains(&k.to_ascii_lowercase().as_str())
+            }), json_value()),
+            1..5,
+        ),
+    ) {
+        let members: Vec<String> = record.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        let mut records: Vec<(&str, serde_json::Map<String, Value>)> = Vec::new();
+        for (k, v) in &record {
+            match records.last_mut() {
+                Some((first, r)) if first != k => {
+                    r.insert(k.clone(), v.clone());
+                }
+                _ => records.push((k, [(k.clone(), v.clone())].into_iter().collect())),
+            }
+        }
+        let items: Vec<Value> = records.into_iter().map(|(_, r)| Value::Object(r)).collect();
+        let text = format!("{{\"items_list\": [{}]}}", members.join(", "));
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, serde_json::json!({"items_list": items}), "{}", text);
+    }
+
     /// A record written in an array without its braces (`"items": ["sku": "A", "qty": 2]`, as a model
     /// that forgot them writes it) is the array holding the record, a repeat of its first key starting
     /// the next record, and the items and members after it are kept; a member whose key is written

@@ -150,7 +150,7 @@ impl Parser<'_> {
         self.close_missing_brace()
     }
 
-    /// Whether the double-quoted key at `r` (which [`Self::is_key_ahead`] found) is the first key of the
+    /// Whether the key at `r` (which [`Self::is_key_ahead`] found, quoted or bare) is the first key of the
     /// innermost object, a record written in an array without its braces (the only object whose commas
     /// [`Self::record_comma`] reads): there it starts the next record (`["name": "Ada", "age": 3,
     /// "name": "Bob", "age": 4]` is two), where it would replace the first value. Records that repeat a
@@ -160,22 +160,31 @@ impl Parser<'_> {
     fn repeats_key(&self, r: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
         let n = self.st.stack.len();
-        if s.at(r)? != Some(b'"') || n < 2 {
+        let first = s.at(r)?;
+        if n < 2 || !first.is_some_and(|b| b == b'"' || is_ident_start(b)) {
             return Ok(false);
         }
-        // The key as written, its quotes included; a key with an escape is never compared.
-        let end = s.scan(r + 1, |b| b != b'"' && b != b'\\')?;
-        if s.at(end)? != Some(b'"') {
+        // The key's name as written: between its quotes (a key with an escape is never compared), or a
+        // bare word (`[name: "Ada", age: 3, name: "Bob"]`).
+        let quoted = first == Some(b'"');
+        let end = if quoted {
+            s.scan(r + 1, |b| b != b'"' && b != b'\\')?
+        } else {
+            s.scan(r, is_word_byte)?
+        };
+        if quoted && s.at(end)? != Some(b'"') {
             return Ok(false);
         }
-        let key = s.span(r, end + 1);
-        // The record's `{`, inserted at its array's item (after the comma that separates it).
+        let name = s.span(r + usize::from(quoted), end);
+        // The record's `{`, inserted at its array's item (after the comma that separates it), then the
+        // first key's name in quotes and its colon.
         let out = &self.st.out;
         let array = self.st.stack[n - 2].item_out;
         let open = array + usize::from(out.get(array) == Some(&b','));
-        Ok(out.get(open) == Some(&b'{')
-            && out.get(open + 1..open + 1 + key.len()) == Some(key)
-            && out.get(open + 1 + key.len()) == Some(&b':'))
+        let at = open + 2 + name.len();
+        Ok(out.get(open..open + 2) == Some(b"{\"")
+            && out.get(open + 2..at) == Some(name)
+            && out.get(at..at + 2) == Some(b"\":"))
     }
 
     /// After the root value: stray closers, comma-separated values, an object closed too early, or the end.

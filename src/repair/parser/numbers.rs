@@ -444,6 +444,28 @@ impl Parser<'_> {
     }
 
     /// repair: bare words (`active`, `team-b`, `in progress`) become a string, up to the next delimiter.
+    /// Where a bare word at `start` ends that is the first key of a record written in an array without its
+    /// braces (`[name: "Ada", age: 3]`, as `["name": "Ada"]` with its keys quoted): an identifier, in an
+    /// array, with a colon after it and a quoted string, a number, a literal or a bracket after that. The colon then
+    /// opens the record (`key_in_value_place_taken`).
+    #[inline(never)]
+    fn bare_key_end(&self, start: usize) -> Result<Option<usize>, Stop> {
+        let s = self.input.seen();
+        if self.top() != Some(Container::Array) || !is_ident_start(s[start]) {
+            return Ok(None);
+        }
+        let end = s.scan(start, is_word_byte)?;
+        let (q, _) = self.input.peek_past_space(end + 1);
+        if s.at(end)? != Some(b':') {
+            return Ok(None);
+        }
+        let value = match s.at(q)? {
+            Some(b) => s.quote_at(q).is_some() || self.value_starts_at(q, b)?,
+            None => false,
+        };
+        Ok(value.then_some(end))
+    }
+
     pub(super) fn bare_string(&mut self, start: usize) -> Step {
         let s = self.input.seen();
         // Not a bare word but a string between a model's quote tokens (Gemma's tool calls,
@@ -464,8 +486,17 @@ impl Parser<'_> {
         // Brackets a member's words opened (`{text: see {the appendix} here}`): their closers and commas
         // are the words' too.
         let mut inner = 0u32;
-        let mut k = start;
-        while let Some(b) = s.at(k)? {
+        // The word is a key (`[name: "Ada"]`, see `bare_key_end`): it ends before its colon.
+        let key = if in_object {
+            None
+        } else {
+            self.bare_key_end(start)?
+        };
+        let mut k = key.unwrap_or(start);
+        while key.is_none() {
+            let Some(b) = s.at(k)? else {
+                break;
+            };
             match b {
                 b'{' | b'[' if in_object => inner += 1,
                 b'}' | b']' | b',' if inner > 0 => {
@@ -508,11 +539,12 @@ impl Parser<'_> {
             e -= 1;
         }
         self.begin_value();
-        if closed {
-            self.record(RepairKind::MissingQuote, start)?;
-        } else {
-            self.record(RepairKind::UnquotedString, start)?;
-        }
+        let kind = match (closed, key.is_some()) {
+            (true, _) => RepairKind::MissingQuote,
+            (false, true) => RepairKind::UnquotedKey,
+            (false, false) => RepairKind::UnquotedString,
+        };
+        self.record(kind, start)?;
         self.st.out.push(b'"');
         escape_into(&mut self.st.out, s.span(start, e));
         self.st.out.push(b'"');
