@@ -32,6 +32,21 @@ fn json_container() -> impl Strategy<Value = Value> {
     ]
 }
 
+/// The records that members written in an array without braces make: a repeat of the first key starts
+/// the next record (`["k": 1, "k": 2]` is two).
+fn records_of(members: &[(String, Value)]) -> Vec<Value> {
+    let mut records: Vec<(&str, serde_json::Map<String, Value>)> = Vec::new();
+    for (k, v) in members {
+        match records.last_mut() {
+            Some((first, r)) if first != k => {
+                r.insert(k.clone(), v.clone());
+            }
+            _ => records.push((k, [(k.clone(), v.clone())].into_iter().collect())),
+        }
+    }
+    records.into_iter().map(|(_, r)| Value::Object(r)).collect()
+}
+
 /// Ok(json) must be strict JSON; errors must be typed (no panic got us here).
 fn assert_parses(input: &str) -> Option<String> {
     match repair(input, &opts()) {
@@ -308,16 +323,7 @@ proptest! {
         ),
     ) {
         let members: Vec<String> = record.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-        let mut records: Vec<(&str, serde_json::Map<String, Value>)> = Vec::new();
-        for (k, v) in &record {
-            match records.last_mut() {
-                Some((first, r)) if first != k => {
-                    r.insert(k.clone(), v.clone());
-                }
-                _ => records.push((k, [(k.clone(), v.clone())].into_iter().collect())),
-            }
-        }
-        let items: Vec<Value> = records.into_iter().map(|(_, r)| Value::Object(r)).collect();
+        let items = records_of(&record);
         let text = format!("{{\"items_list\": [{}]}}", members.join(", "));
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
         prop_assert_eq!(got, serde_json::json!({"items_list": items}), "{}", text);
@@ -340,17 +346,7 @@ proptest! {
             .map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), v))
             .collect();
         let object = Value::Object(record.iter().cloned().collect());
-        // A repeat of the record's first key starts the next record (`["k": 1, "k": 2]` is two).
-        let mut records: Vec<(&str, serde_json::Map<String, Value>)> = Vec::new();
-        for (k, v) in &record {
-            match records.last_mut() {
-                Some((first, r)) if first != k => {
-                    r.insert(k.clone(), v.clone());
-                }
-                _ => records.push((k, [(k.clone(), v.clone())].into_iter().collect())),
-            }
-        }
-        let mut items: Vec<Value> = records.into_iter().map(|(_, r)| Value::Object(r)).collect();
+        let mut items = records_of(&record);
         let mut text = format!("{{\"items_list\": [{}", members.join(", "));
         if closed {
             // Its own `}` closes it as well (`["sku": "A"}]`).

@@ -443,11 +443,10 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// repair: bare words (`active`, `team-b`, `in progress`) become a string, up to the next delimiter.
     /// Where a bare word at `start` ends that is the first key of a record written in an array without its
     /// braces (`[name: "Ada", age: 3]`, as `["name": "Ada"]` with its keys quoted): an identifier, in an
-    /// array, with a colon after it and a quoted string, a number, a literal or a bracket after that. The colon then
-    /// opens the record (`key_in_value_place_taken`).
+    /// array, with a colon after it and a quoted string, a number, a literal or a bracket after that. The
+    /// colon then opens the record (`key_in_value_place_taken`).
     #[inline(never)]
     fn bare_key_end(&self, start: usize) -> Result<Option<usize>, Stop> {
         let s = self.input.seen();
@@ -455,10 +454,10 @@ impl Parser<'_> {
             return Ok(None);
         }
         let end = s.scan(start, is_word_byte)?;
-        let (q, _) = self.input.peek_past_space(end + 1);
         if s.at(end)? != Some(b':') {
             return Ok(None);
         }
+        let (q, _) = self.input.peek_past_space(end + 1);
         let value = match s.at(q)? {
             Some(b) => s.quote_at(q).is_some() || self.value_starts_at(q, b)?,
             None => false,
@@ -466,6 +465,7 @@ impl Parser<'_> {
         Ok(value.then_some(end))
     }
 
+    /// repair: bare words (`active`, `team-b`, `in progress`) become a string, up to the next delimiter.
     pub(super) fn bare_string(&mut self, start: usize) -> Step {
         let s = self.input.seen();
         // Not a bare word but a string between a model's quote tokens (Gemma's tool calls,
