@@ -195,7 +195,7 @@ pub fn validate(c: &Compiled, value: &Value) -> Vec<Issue> {
                 keyword: "budget",
                 message,
                 schema_path: "#".into(),
-                params: obj(vec![("limit", num(budget))]),
+                params: param("limit", num(budget)),
             },
         );
     }
@@ -221,6 +221,12 @@ pub(crate) fn is_valid_at(c: &Compiled, id: NodeId, value: &Value, budget: &mut 
 #[inline(never)]
 fn obj(pairs: Vec<(&str, Value)>) -> Value {
     Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}
+
+/// An issue's params with one member. Out of line: a dozen sites.
+#[inline(never)]
+fn param(key: &'static str, value: Value) -> Value {
+    obj(vec![(key, value)])
 }
 
 #[inline(never)]
@@ -388,7 +394,7 @@ impl Validator<'_> {
                 "depth",
                 &n.location,
                 message,
-                obj(vec![("limit", num(MAX_EVALUATION_DEPTH as u64))]),
+                param("limit", num(MAX_EVALUATION_DEPTH as u64)),
             );
             return ev;
         }
@@ -515,7 +521,7 @@ impl Validator<'_> {
                         name,
                         at,
                         message,
-                        obj(vec![("allowedValues", Value::Array(values.clone()))]),
+                        param("allowedValues", Value::Array(values.clone())),
                     );
                 }
             }
@@ -529,7 +535,7 @@ impl Validator<'_> {
                         name,
                         at,
                         message,
-                        obj(vec![("allowedValue", c.clone())]),
+                        param("allowedValue", c.clone()),
                     );
                 }
             }
@@ -544,7 +550,7 @@ impl Validator<'_> {
                             name,
                             at,
                             message,
-                            obj(vec![("multipleOf", Value::Number(m.clone()))]),
+                            param("multipleOf", Value::Number(m.clone())),
                         );
                     }
                 }
@@ -612,7 +618,7 @@ impl Validator<'_> {
                         name,
                         at,
                         message,
-                        obj(vec![("limit", num(*limit))]),
+                        param("limit", num(*limit)),
                     );
                 }
             }
@@ -620,15 +626,7 @@ impl Validator<'_> {
                 if let (Value::String(s), Some(test)) = (inst, self.c.regex) {
                     if test(p, s) != Some(true) {
                         let message = cat!("must match the pattern /", p, "/");
-                        self.fail(
-                            sink,
-                            ev,
-                            path,
-                            name,
-                            at,
-                            message,
-                            obj(vec![("pattern", text(p))]),
-                        );
+                        self.fail(sink, ev, path, name, at, message, param("pattern", text(p)));
                     }
                 }
             }
@@ -636,15 +634,7 @@ impl Validator<'_> {
                 if let Value::String(s) = inst {
                     if format_ok(f, s, self.c.regex) == Some(false) {
                         let message = cat!("must be a valid ", f);
-                        self.fail(
-                            sink,
-                            ev,
-                            path,
-                            name,
-                            at,
-                            message,
-                            obj(vec![("format", text(f))]),
-                        );
+                        self.fail(sink, ev, path, name, at, message, param("format", text(f)));
                     }
                 }
             }
@@ -706,7 +696,7 @@ impl Validator<'_> {
                             kw_name,
                             at,
                             message,
-                            obj(vec![("minContains", num(*min))]),
+                            param("minContains", num(*min)),
                         );
                     } else if max.is_some_and(|m| matched > m) {
                         let m = max.unwrap_or_default();
@@ -723,7 +713,7 @@ impl Validator<'_> {
                             "maxContains",
                             at,
                             message,
-                            obj(vec![("maxContains", num(m))]),
+                            param("maxContains", num(m)),
                         );
                     }
                 }
@@ -742,7 +732,7 @@ impl Validator<'_> {
                                 name,
                                 at,
                                 message,
-                                obj(vec![("missingProperty", text(n))]),
+                                param("missingProperty", text(n)),
                             );
                             if !sink.collect {
                                 return;
@@ -881,7 +871,7 @@ impl Validator<'_> {
                             name,
                             at,
                             message,
-                            obj(vec![("limit", num(*start as u64))]),
+                            param("limit", num(*start as u64)),
                         );
                     }
                 }
@@ -961,7 +951,7 @@ impl Validator<'_> {
                         name,
                         at,
                         message,
-                        obj(vec![("passingSchemas", Value::Array(Vec::new()))]),
+                        param("passingSchemas", Value::Array(Vec::new())),
                     );
                     // The closest branch says what would have made the value match.
                     if let Some(b) = best {
@@ -1062,7 +1052,7 @@ impl Validator<'_> {
             name,
             at,
             message,
-            obj(vec![("additionalProperty", text(k))]),
+            param("additionalProperty", text(k)),
         );
         sink.collect
     }
