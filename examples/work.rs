@@ -53,6 +53,12 @@ const SHAPES: &[Shape] = &[
     }),
     ("many equal items", |n| format!("[{}1]", "1,".repeat(n / 2))),
     ("unclosed timestamp", |n| format!("[Sent {}", "a".repeat(n))),
+    // Brackets that start no value, then inline code and brackets after a value in prose: a stream
+    // locates at once after each bracket, within its budget.
+    ("brackets in prose", |n| "see [a] or {b} ".repeat(n / 15)),
+    ("code and brackets after a value in prose", |n| {
+        format!("See [1]. {}", "use `a` [b] ".repeat(n / 12))
+    }),
     (
         "quotes before closers of no open kind, deep in objects",
         |n| {

@@ -560,6 +560,65 @@ fn the_answer_after_long_reasoning_shows_as_it_arrives() {
     }
 }
 
+/// After long prose with no reasoning tag the JSON shows as it arrives: fenced, inline, with an unquoted
+/// key, and a fenced block that replaces a value in prose (a `[1]` citation) as soon as its bracket comes,
+/// not an eighth of the text's growth later (before, after 10 KB of prose a 40-byte answer showed only at
+/// the end, and the citation stayed the value while the fenced block streamed).
+#[test]
+fn the_json_after_long_prose_shows_as_it_arrives() {
+    let prose = "The scene—quiet, “ready”—waits… it’s north of the gate (see below). ".repeat(150);
+    let cases = [
+        (
+            String::new(),
+            "```json\n{\"name\": \"Ada Lovelace\", \"done\": true}\n```\nHope it helps.",
+        ),
+        (
+            String::new(),
+            "~~~\n{\"name\": \"Ada Lovelace\", \"done\": true}\n~~~",
+        ),
+        (
+            String::new(),
+            "Here it is: {\"name\": \"Ada Lovelace\", \"done\": true} as asked.",
+        ),
+        (
+            String::new(),
+            "Here it is: {name: \"Ada Lovelace\", done: true}",
+        ),
+        (
+            "See [1] first. ".to_string(),
+            "```json\n{\"name\": \"Ada Lovelace\", \"done\": true}\n```",
+        ),
+    ];
+    // Every offset of the 7-byte chunks, so that a bracket ends a chunk in some run.
+    for ((before, answer), shift) in cases.iter().flat_map(|c| (0..7).map(move |s| (c, s))) {
+        let text = format!("{before}{prose}\n{answer}");
+        let at = text.rfind("Ada").unwrap() + "Ada".len();
+        let mut p = PartialJson::new(&RepairOptions::default());
+        let mut live = Live::default();
+        let mut from = 0;
+        while from < text.len() {
+            let mut to = (from + if from == 0 { shift + 1 } else { 7 }).min(text.len());
+            while !text.is_char_boundary(to) {
+                to += 1;
+            }
+            live.apply(&p.push(&text[from..to]).unwrap().changes);
+            from = to;
+            if from > at {
+                let name = live.root.as_ref().and_then(|r| r.get("name"));
+                assert!(
+                    name.and_then(|n| n.as_str())
+                        .is_some_and(|n| n.starts_with("Ada")),
+                    "{answer:?} at {from}, shifted {shift}"
+                );
+            }
+        }
+        let want = serde_json::json!({"name": "Ada Lovelace", "done": true});
+        assert_eq!(live.root, Some(want), "{answer:?}");
+        let whole = repair(&text, &RepairOptions::default()).unwrap().json;
+        assert_eq!(p.finish().unwrap().json, whole, "{answer:?}");
+    }
+}
+
 /// A closing tag with no `<` in it (Magistral's, Kimi-VL's `◁/think▷`, Apriel's final-response marker) that
 /// arrives after a draft was shown moves the value to the answer, wherever the chunks split the tag.
 #[test]

@@ -8,9 +8,11 @@
 //! most once per eighth of growth of what it reads: the whole text until the reasoning question is
 //! decided, then only the answer (and while a leading block is open, only where its closing tag may
 //! end), so the answer after a long reasoning block shows as it arrives; the first reasoning tag is
-//! located at once. Linear in total. If the answer changes (a
-//! `</think>` with no opening tag, a ```` ```json ```` block after a value in prose) the parse starts
-//! over at the new source and the partial value is replaced.
+//! located at once, and so is a chunk shortly after a bracket while no JSON has been found, or while the
+//! JSON is a value in prose that a fenced block arriving would replace (such relocations read at most
+//! four times the text), so the JSON after long prose shows as it arrives too. Linear in total. If the
+//! answer changes (a `</think>` with no opening tag, a ```` ```json ```` block after a value in prose)
+//! the parse starts over at the new source and the partial value is replaced.
 //!
 //! The value is described to the host as changes (see [`super::view`]), so keeping a live value costs
 //! time proportional to each change.
@@ -35,6 +37,12 @@ const RELOCATE_ALWAYS_BELOW: usize = 4096;
 /// How many bytes after a `<` or fence character locating stays alert: enough for a tag or a fence's
 /// opening line to complete.
 const ALERT_SPAN: usize = 256;
+/// How many bytes after a bracket decide whether it starts a value in prose (spaces, then a quote, a
+/// digit, a key's colon).
+const DECIDE_SPAN: usize = 64;
+/// Relocations made at once for a bracket, beyond the eighth-of-growth rule, read at most this many times
+/// the text in total: linear still.
+const EAGER_BUDGET: usize = 4;
 /// A suspended look-ahead shorter than this is retried on every chunk.
 const RETRY_ALWAYS_BELOW: usize = 256;
 
@@ -80,6 +88,15 @@ pub struct PartialJson {
     reasoning: Reasoning,
     /// A reasoning tag arrived and the text was located at once for it (once per stream).
     tag_located: bool,
+    /// The source is not fenced and follows text the locator removed (prose, a reasoning block): a fenced
+    /// block after it would replace it, and locating watches for one eagerly. (A fenced block after a
+    /// value at the text's start replaces that too; it is left to the eighth-of-growth rule, as the
+    /// strings of a JSON stream often hold fences.)
+    in_prose: bool,
+    /// Locating is eager until the text reaches this length (see [`DECIDE_SPAN`]), and what the eager
+    /// relocations have read (see [`EAGER_BUDGET`]).
+    bracket_until: usize,
+    eager_read: usize,
     /// Locating stays alert until the text reaches this length.
     alert_until: usize,
     /// Where the parser last suspended: its position and the input it had.
@@ -177,6 +194,9 @@ impl PartialJson {
             settled: false,
             reasoning: Reasoning::Undecided,
             tag_located: false,
+            in_prose: false,
+            bracket_until: 0,
+            eager_read: 0,
             alert_until: 0,
             stuck: (0, 0),
             view: View::default(),
@@ -409,15 +429,36 @@ impl PartialJson {
                     self.text.as_bytes(),
                     old.saturating_sub(CLOSING_THINK_TAG_MAX),
                 );
-            if tag
-                || due && (reads < RELOCATE_ALWAYS_BELOW || (len - self.located_len) * 8 >= reads)
-            {
+            let regular = tag
+                || due && (reads < RELOCATE_ALWAYS_BELOW || (len - self.located_len) * 8 >= reads);
+            if regular || self.eager(old, alerted, reads) {
                 self.tag_located |= tag;
                 self.relocate();
             }
         }
         self.feed();
         Ok(self.complete())
+    }
+
+    /// Whether to locate at once, when the eighth-of-growth rule (`regular`) would not, so that the JSON
+    /// after long prose shows as it arrives: a chunk up to [`DECIDE_SPAN`] bytes after a bracket (the
+    /// chunk at `old` may hold one) does where no source has been found yet, and where the value is in
+    /// prose and a fence came shortly before (its block would replace the value); while what such
+    /// relocations read stays within [`EAGER_BUDGET`] times the text. Out of line: the push path is hot.
+    #[inline(never)]
+    fn eager(&mut self, old: usize, alerted: bool, reads: usize) -> bool {
+        let len = self.text.len();
+        let open = self.parse.is_none();
+        if (open || self.in_prose) && has_any_byte(&self.text.as_bytes()[old..], b"{[") {
+            self.bracket_until = len + DECIDE_SPAN;
+        }
+        let eager = self.located_len < self.bracket_until
+            && (open || self.in_prose && alerted)
+            && self.eager_read + reads <= EAGER_BUDGET * len;
+        if eager {
+            self.eager_read += reads;
+        }
+        eager
     }
 
     /// Keeps locating alert past the last `<` or fence character of the chunk at `old` and the last `]` or
@@ -522,6 +563,7 @@ impl PartialJson {
             return;
         };
         self.settled = src.settled;
+        self.in_prose = src.fence.is_none() && !src.repairs.is_empty();
         if src.fence.is_none() && may_become_control_token(self.text.as_bytes(), src.start) {
             // `[TOOL_CA…` may still be a control token, which is never the value: no value until
             // the next bytes decide, so that the value never changes type.

@@ -163,6 +163,25 @@ test('the value is one live object; a game turn streams past its think block', (
   );
 });
 
+test('JSON after long prose shows as it arrives, and a fenced block replaces a citation in the prose as it arrives', () => {
+  const prose = 'The gate—quiet, “ready”—waits… it’s north of the tavern 🍺 (see below). '.repeat(200);
+  for (const [before, answer] of [
+    ['', '```json\n{"speech": "Let\'s go", "mood": "calm"}\n```'],
+    ['', 'Here it is: {"speech": "Let\'s go", "mood": "calm"} as asked.'],
+    ['See [1] first. ', '```json\n{"speech": "Let\'s go", "mood": "calm"}\n```'],
+  ]) {
+    const text = `${before}${prose}\n${answer}`;
+    const shown = text.lastIndexOf('Let') + 3;
+    const p = new PartialJsonParser();
+    for (let i = 0; i < text.length; i += 10) {
+      const { value } = p.push(text.slice(i, i + 10));
+      if (i + 10 > shown) assert.match(value?.speech ?? '', /^Let/, `${answer} at ${i + 10}`);
+    }
+    assert.deepEqual(p.finish(), parseAndRepair(text));
+    assert.deepEqual(p.value, { speech: "Let's go", mood: 'calm' });
+  }
+});
+
 test('with a schema, enum strings are held until complete; free strings still grow', () => {
   const schema = {
     type: 'object',
