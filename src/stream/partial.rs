@@ -147,6 +147,13 @@ const PLACED_COUNT_MAX: usize = 255;
 /// out to end an unclosed string).
 const QUICK_HELD_BACK: usize = 16;
 
+/// Whether `t` holds U+FFFD (EF BF BD), which in the host's copy of a chunk may be a lone surrogate. Byte
+/// by byte: a slice comparison per window is a `memcmp` call in wasm.
+fn has_replacement(t: &[u8]) -> bool {
+    t.windows(3)
+        .any(|w| w[0] == 0xEF && w[1] == 0xBF && w[2] == 0xBD)
+}
+
 /// How far a text that may be one JSON string has been read.
 #[derive(Debug, Clone, Copy)]
 struct Quoted {
@@ -276,7 +283,7 @@ impl PartialJson {
             return self.changes.is_empty().then_some(Quick::Nothing);
         };
         let (start, end) = self.chunk?;
-        if t.is_empty() || t.windows(3).any(|w| w == "\u{fffd}".as_bytes()) {
+        if t.is_empty() || has_replacement(t) {
             return None;
         }
         let bytes = self.text.as_bytes();
@@ -308,8 +315,8 @@ impl PartialJson {
     /// units in bits 14–26 and where it starts in bits 0–13, units into the chunk, or units back from the
     /// chunk's start with bit 27 set. The host then slices each text from strings it holds instead of
     /// decoding them from memory. Returns how many were written, or 0 (and `out` as it was) where a text
-    /// is not in the two chunks as it is in the changes (a repair rewrote it, it began further back, or it
-    /// holds U+FFFD, which the host may have as a lone surrogate), the chunk is longer than
+    /// is not in the two chunks as it is in the changes (a repair rewrote it, or it began further back), the
+    /// chunks hold U+FFFD (which the host may have as a lone surrogate), the chunk is longer than
     /// [`PLACED_MAX`] bytes, or there are no changes or more than [`PLACED_COUNT_MAX`]. Each text is looked
     /// for after the one before it, in at most `PLACED_MAX` bytes on each side of the chunk's start.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
@@ -334,21 +341,20 @@ impl PartialJson {
         };
         let bytes = self.text.as_bytes();
         let units = |from: usize, to: usize| self.text.get(from..to).map(utf16_len);
-        // A text found in the chunks holds U+FFFD (EF BF BD) only if they hold its first byte.
-        let replaced = bytes.get(lo..end)?.contains(&0xef);
+        // A text found in the chunks holds U+FFFD only if they do: then none is placed (rare).
+        if has_replacement(bytes.get(lo..end)?) {
+            return None;
+        }
         let (mut from, mut n) = (lo, 0);
         for (code, t) in self.changes.raw() {
             n += 1;
             let mut entry = (code as u32) << 28;
             if code.has_text() && !t.is_empty() {
-                if replaced && t.windows(3).any(|w| w == "\u{fffd}".as_bytes()) {
-                    return None;
-                }
                 let a = from
                     + bytes
                         .get(from..end)?
                         .windows(t.len())
-                        .position(|w| w == t)?;
+                        .position(|w| w[0] == t[0] && w == t)?;
                 from = a + t.len();
                 let len = units(a, from)?;
                 let at = if a >= start {
