@@ -247,24 +247,28 @@ fn end_of_fence(s: &[u8], from: usize, marker: u8) -> usize {
 
 /// The first fenced block tagged json (or untagged) whose content starts with `{` or `[` (SPEC §2.4).
 /// Reasoning blocks and the contents of other blocks are skipped; with `tags` false the text from `from`
-/// holds no reasoning tag (`skip_reasoning` looked at every `<` and `[`), and only fences stop the scan.
+/// holds no reasoning tag (`skip_reasoning` looked for every tag), and only fences stop the scan.
 fn find_fenced(s: &[u8], from: usize, tags: bool) -> Option<(usize, Fence)> {
     let mut p = from;
     // The next `[THINK]`-style tag at or after `p`, kept while `p` has not passed it (the text's end when
     // there is none to look for).
     let mut bracket_tag = (!tags).then_some(s.len());
-    let tag_start = if tags { b'<' } else { b'~' };
     while p < s.len() {
         if bracket_tag.map_or(true, |at| at < p) {
             bracket_tag = Some(next_bracket_tag(s, p));
         }
-        p = find_byte3_far(s, p, b'`', b'~', tag_start)
+        let marker = if tags {
+            find_tag_or_fence(s, p)
+        } else {
+            find_byte3_far(s, p, b'`', b'~', b'~')
+        };
+        p = marker
             .unwrap_or(s.len())
             .min(bracket_tag.unwrap_or(s.len()));
         if p >= s.len() {
             return None;
         }
-        if matches!(s[p], b'<' | b'[') {
+        if matches!(s[p], b'<' | b'[' | 0xE2) {
             p = match block_at(s, p) {
                 Some(end) => end?,
                 None => p + 1,
@@ -381,7 +385,9 @@ pub(crate) fn may_become_control_token(s: &[u8], p: usize) -> bool {
 
 /// The first `{` or `[` in prose that starts a value (SPEC §2.4). The first non-space character of the
 /// answer is accepted even when it starts weakly (`[active, idle]`); later ones must start strongly.
-fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
+/// Reasoning blocks are skipped; with `tags` false the text holds no reasoning tag, and only `<` (a
+/// control token) and fences stop the scan, not the `◁` of Kimi-VL's tags.
+fn find_in_prose(s: &[u8], from: usize, tags: bool) -> Option<usize> {
     let (mut p, mut weak) = (from, from);
     // The next bracket at or after `p`, kept while `p` has not passed it, so no byte is searched twice.
     let mut next_bracket: Option<usize> = None;
@@ -392,7 +398,12 @@ fn find_in_prose(s: &[u8], from: usize) -> Option<usize> {
         };
         next_bracket = Some(bracket);
         // The markers that can hide a bracket (reasoning, other languages' fences) come first.
-        p = find_byte3_far(&s[..bracket], p, b'`', b'~', b'<').unwrap_or(bracket);
+        let marker = if tags {
+            find_tag_or_fence(&s[..bracket], p)
+        } else {
+            find_byte3_far(&s[..bracket], p, b'`', b'~', b'<')
+        };
+        p = marker.unwrap_or(bracket);
         if p >= s.len() {
             return None;
         }
@@ -533,12 +544,13 @@ pub(crate) fn locate_in(s: &[u8], known: &mut Reasoning) -> Option<Source> {
     // (`{"a": "```json{}", "b": 1}`), not the source.
     let fenced = fenced.filter(|&(open, _)| {
         find_byte3(s, answer, b'{', b'[', b'[').map_or(true, |b| b > open)
-            || find_in_prose(s, answer).map_or(true, |p| p > open || !in_string(s, p, open))
+            || find_in_prose(s, answer, decided)
+                .map_or(true, |p| p > open || !in_string(s, p, open))
     });
     let (start, fence, prefix_end) = match fenced {
         Some((open, f)) => (f.content, Some(f.marker), open),
         None => {
-            let start = find_in_prose(s, answer)?;
+            let start = find_in_prose(s, answer, decided)?;
             (start, None, start)
         }
     };
@@ -584,7 +596,7 @@ pub(crate) fn next_candidate(text: &str, from: usize, first: bool) -> Option<Sou
     let (mut marker, mut bracket): (Option<usize>, Option<usize>) = (None, None);
     while p < s.len() {
         if marker.map_or(true, |at| at < p) {
-            marker = Some(find_byte3_far(s, p, b'`', b'~', b'<').unwrap_or(s.len()));
+            marker = Some(find_tag_or_fence(s, p).unwrap_or(s.len()));
         }
         if bracket.map_or(true, |at| at < p) {
             bracket = Some(find_byte3_far(s, p, b'{', b'[', b'[').unwrap_or(s.len()));
@@ -680,6 +692,25 @@ mod tests {
         let t = "Draft ◁ {\"a\":1} \u{2014} ▷";
         assert_eq!(start(t), t.find("{\"a"));
         assert_eq!(next_think_tag("◁/think▷".as_bytes(), 1), None);
+    }
+
+    #[test]
+    fn blocks_opened_by_a_tag_beyond_ascii_are_skipped_after_the_answer_starts() {
+        // In prose, in a fenced draft, and for the candidates schema-guided extraction reads.
+        let t = "Sure \u{2014} ok. ◁think▷Maybe {\"n\": 1}◁/think▷ Here: {\"n\": 2}";
+        assert_eq!(start(t), t.find("{\"n\": 2"));
+        let t = "Sure. ◁think▷Draft:\n```json\n{\"n\":1}\n```\n◁/think▷\n```json\n{\"n\":2}\n```";
+        let src = locate(t.as_bytes()).unwrap();
+        assert_eq!(
+            (src.start, src.fence),
+            (t.find("{\"n\":2").unwrap(), Some(b'`'))
+        );
+        let t = "Sure. ◁think▷Maybe [1]◁/think▷ [2] and [3]";
+        let first = next_candidate(t, 0, true).unwrap().start;
+        assert_eq!(first, t.find("[2]").unwrap());
+        // A `◁` that opens no tag hides nothing.
+        let t = "Sure. ◁ Maybe [1] ▷ then [2]";
+        assert_eq!(start(t), t.find("[1]"));
     }
 
     #[test]
