@@ -402,7 +402,7 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// repair: `{"a":1}, "b":2}`, `{"k": ["a"], ["b"]}`: the container just written was closed too
+    /// repair: `{"a":1}, "b":2}`, `{"k": [[1], [2]], [3]}`: the container just written was closed too
     /// early; it is opened again, and what follows its comma is its next member or item.
     #[inline(never)]
     pub(super) fn reopen(&mut self, kind: Container) -> Step {

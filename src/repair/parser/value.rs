@@ -202,9 +202,17 @@ impl Parser<'_> {
                 Ok(())
             }
             b'{' | b'[' if self.in_list() => self.close_missing_brace(),
-            // repair: `{"k": ["a"], ["b"]}`: the last member's array was closed before this item
+            // repair: `{"k": [[1], [2]], [3]}`: the last member's array was closed before this item;
+            // `{"k": ["a"], ["b"]}`: an array whose last item is not an array was opened again by this
+            // bracket, and its items go on after it (`["a", "b"]`), as json_repair reads them.
             b'[' if self.st.pending_comma.is_some() && self.st.out.last() == Some(&b']') => {
-                self.reopen(Container::Array)
+                let of_arrays =
+                    self.st.out.len() >= 2 && self.st.out[self.st.out.len() - 2] == b']';
+                self.reopen(Container::Array)?;
+                if !of_arrays {
+                    self.st.pos += 1;
+                }
+                Ok(())
             }
             b'{' | b'[' | b':' => self.skip_unexpected(),
             _ => {
