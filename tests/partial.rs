@@ -638,6 +638,24 @@ fn a_closing_tag_without_angle_brackets_moves_a_shown_draft() {
     }
 }
 
+/// Found by the fuzzer: a member's array whose closer a stream showed (a key cut after it made the closer
+/// settled) and that a `[` then opens again, its items going on, is read again from there, not from where
+/// the stream had read (`_` came out as the scalar token `_"`).
+#[test]
+fn an_array_shown_closed_and_opened_again_is_read_again() {
+    for text in [
+        "{\"k\": [] \"a\"], [x, \"d\"]]}",
+        "{\"k\": [1] \"a\"], [2, \"d\"], \"n\": 3}",
+        "{\"k\": [[1]] \"a\"], [2], \"n\": 3}",
+    ] {
+        for cut in 1..text.len() {
+            check(text, &split_at(text, &[cut])).unwrap();
+        }
+        let chars: Vec<&str> = (0..text.len()).map(|i| &text[i..=i]).collect();
+        check(text, &chars).unwrap();
+    }
+}
+
 /// Found by the token-soup property: a number too large for f64 streams like any other scalar.
 #[test]
 fn a_number_beyond_f64_streams_like_any_scalar() {

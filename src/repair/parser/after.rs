@@ -410,7 +410,9 @@ impl Parser<'_> {
             RepairKind::EarlyClose,
             self.st.pending_comma.unwrap_or(self.st.pos),
         )?;
-        self.st.out.pop();
+        // Through `cut_output`: a stream that showed the closer (a member cut after it made it settled,
+        // `{"k": [] "a"], [1]}`) reads the value again.
+        self.cut_output(self.st.out.len() - 1);
         // An empty container (`{}, "k": 1`) has nothing to separate from.
         let count = !matches!(self.st.out.last(), Some(b'{' | b'[')) as u32;
         self.push_frame(kind)?;
