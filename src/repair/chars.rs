@@ -381,7 +381,8 @@ pub fn find_tag_or_fence(s: &[u8], from: usize) -> Option<usize> {
         let first = find_byte3(s, from, b'<', b'`', b'~');
         let before = first.unwrap_or(s.len());
         let mut p = from;
-        while let Some(at) = find_byte3(s, p, b'[', 0xE2, 0xE2).filter(|&at| at < before) {
+        // Only up to the first hit of the other search: a scan called again from each hit stays linear.
+        while let Some(at) = find_byte3(&s[..before], p, b'[', 0xE2, 0xE2) {
             if may_begin_tag_or_fence(s, at) {
                 return Some(at);
             }
