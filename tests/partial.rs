@@ -210,6 +210,21 @@ fn split_at<'a>(text: &'a str, cuts: &[usize]) -> Vec<&'a str> {
     out
 }
 
+/// `text` in pieces of `size` bytes after a first one of `first`, each extended to a character boundary.
+fn pieces(text: &str, first: usize, size: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut from, mut n) = (0, first);
+    while from < text.len() {
+        let mut to = (from + n).min(text.len());
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        out.push(&text[from..to]);
+        (from, n) = (to, size);
+    }
+    out
+}
+
 #[test]
 fn every_fixture_in_every_two_piece_split_and_one_character_at_a_time() {
     let mut failures = Vec::new();
@@ -539,13 +554,9 @@ fn the_answer_after_long_reasoning_shows_as_it_arrives() {
         let mut p = PartialJson::new(&RepairOptions::default()).with_reasoning_first(first);
         let mut live = Live::default();
         let mut from = 0;
-        while from < text.len() {
-            let mut to = (from + 7).min(text.len());
-            while !text.is_char_boundary(to) {
-                to += 1;
-            }
-            live.apply(&p.push(&text[from..to]).unwrap().changes);
-            from = to;
+        for c in pieces(&text, 7, 7) {
+            live.apply(&p.push(c).unwrap().changes);
+            from += c.len();
             if from > shown {
                 let items = live.root.as_ref().and_then(|r| r.get("items"));
                 assert_eq!(
@@ -596,13 +607,9 @@ fn the_json_after_long_prose_shows_as_it_arrives() {
         let mut p = PartialJson::new(&RepairOptions::default());
         let mut live = Live::default();
         let mut from = 0;
-        while from < text.len() {
-            let mut to = (from + if from == 0 { shift + 1 } else { 7 }).min(text.len());
-            while !text.is_char_boundary(to) {
-                to += 1;
-            }
-            live.apply(&p.push(&text[from..to]).unwrap().changes);
-            from = to;
+        for c in pieces(&text, shift + 1, 7) {
+            live.apply(&p.push(c).unwrap().changes);
+            from += c.len();
             if from > at {
                 let name = live.root.as_ref().and_then(|r| r.get("name"));
                 assert!(
