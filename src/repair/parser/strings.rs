@@ -521,7 +521,9 @@ impl Parser<'_> {
             // A quote right after it starts the next key when a key follows (`"x""b": 1`: a comma
             // missing between members); else the two are content (`""` doubled as in CSV), and so is
             // the first of two before the end of the object or the input, the second closing the
-            // string (`{"q": ""Run!""}`), not a key cut off after its opening quote.
+            // string (`{"q": ""Run!""}`), not a key cut off after its opening quote. A key the input
+            // ends in does not count: quotes doubled in a string whose kind of quote the rest of the
+            // text never closes (`{"t": 'F'', "a": 1}`) would make the members after it that key.
             _ if s.quote_at(q).is_some() => {
                 if prose {
                     spaced && s[q] < 0x80
@@ -530,7 +532,7 @@ impl Parser<'_> {
                         || (ctx == Ctx::Value
                             && self.top() == Some(Container::Object)
                             && !self.only_end_after(q)?
-                            && self.is_key_ahead(q)?)
+                            && self.key_ahead(q, false)?)
                 }
             }
             // A key followed by a value with no colon between: `{"a" 1}`.
