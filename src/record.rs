@@ -136,6 +136,13 @@ impl RepairSet {
     /// Every kind: only strictly valid JSON is accepted.
     pub const ALL: RepairSet = RepairSet(u64::MAX);
 
+    /// The set whose kinds are the bits of `bits` set, by their place in [`RepairKind::ALL`] (the wasm
+    /// binding's form of the `forbid` option, which the TypeScript side computes from the codes).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) const fn from_bits(bits: u64) -> RepairSet {
+        RepairSet(bits)
+    }
+
     /// This set plus `kind`.
     pub fn with(self, kind: RepairKind) -> RepairSet {
         RepairSet(self.0 | 1 << kind as u8)

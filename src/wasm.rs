@@ -190,15 +190,15 @@ fn push_location(out: &mut String, l: Location) {
 fn error_string(e: &Error) -> String {
     let mut out = String::from("E{\"kind\":");
     push_json_str(&mut out, e.kind().code());
-    // The message (the detail and the place) is composed on the TypeScript side.
+    // The message (the detail and the place) is composed on the TypeScript side, and so is the name of a
+    // forbidden repair, sent as its place in the vocabulary: no kind's code is in the wasm.
     out.push_str(",\"detail\":");
-    push_json_str(&mut out, &e.kind().describe());
+    push_json_str(&mut out, &e.kind().summary());
     out.push(',');
     push_location(&mut out, e.location());
     match e.kind() {
         ErrorKind::RepairForbidden { repair } => {
-            out.push_str(",\"repair\":");
-            push_json_str(&mut out, repair.code());
+            cat_into!(&mut out, ",\"repair\":", repair as u8);
         }
         ErrorKind::DepthLimitExceeded { limit } | ErrorKind::InputLimitExceeded { limit } => {
             cat_into!(&mut out, ",\"limit\":", limit);
@@ -211,7 +211,8 @@ fn error_string(e: &Error) -> String {
 
 /// Locates and repairs the JSON in the input (`len` as [`input_utf8`] reads it).
 ///
-/// `forbid` is a comma-separated list of repair kind or class codes (validated by the caller);
+/// `forbid` holds the forbidden repair kinds as bits, by their place in the vocabulary (the caller validated
+/// the codes and computed it);
 /// `max_input_length` < 0 means no limit. With `report`, the header carries status and span, and the
 /// repairs follow the text ([`push_repairs`]).
 /// `form` is the [`Form`] of the JSON text, by its code; the rest of the result is ASCII, or UTF-16 too
@@ -222,7 +223,7 @@ pub fn repair_text(
     len: usize,
     max_depth: u32,
     max_input_length: f64,
-    forbid: &str,
+    forbid: f64,
     assume_invalid: bool,
     report: bool,
     form: u8,
@@ -317,17 +318,14 @@ fn pieces(list: &str, separator: u8) -> impl Iterator<Item = &str> {
 fn repair_options(
     max_depth: u32,
     max_input_length: f64,
-    forbid: &str,
+    forbid: f64,
     assume_invalid: bool,
 ) -> RepairOptions {
-    let mut set = RepairSet::NONE;
-    for code in pieces(forbid, b',').filter(|c| !c.is_empty()) {
-        set.insert_code(code);
-    }
     RepairOptions {
         max_depth: max_depth as usize,
         max_input_length: (max_input_length >= 0.0).then_some(max_input_length as usize),
-        forbid: set,
+        // The kinds as bits (see `RepairSet::from_bits`): at most 53 of them, exact in a double.
+        forbid: RepairSet::from_bits(forbid as u64),
         assume_invalid,
         report: true,
     }
@@ -553,7 +551,7 @@ impl JsPartialJson {
     pub fn new(
         max_depth: u32,
         max_input_length: f64,
-        forbid: &str,
+        forbid: f64,
         valid_unbounded: bool,
         reasoning_first: bool,
     ) -> JsPartialJson {
@@ -725,7 +723,7 @@ impl JsSchema {
         len: usize,
         max_depth: u32,
         max_input_length: f64,
-        forbid: &str,
+        forbid: f64,
         forbid_coercions: &str,
         skip: usize,
     ) -> u32 {

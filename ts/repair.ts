@@ -61,7 +61,11 @@ export interface ParseResult {
 export interface Plan {
   maxDepth: number;
   maxInputLength: number;
-  forbid: string;
+  /**
+   * The forbidden repair kinds as bits, by their place in `REPAIR_KIND_INFO` (the core's order), as the
+   * core takes them: the 46 kinds fit the 53 bits a double holds exactly.
+   */
+  forbid: number;
   /** Whether `JSON.parse` may answer first (no option could reject valid JSON). */
   fastPath: boolean;
 }
@@ -90,7 +94,7 @@ function nonNegativeInteger(value: unknown, where: string): number {
 const DEFAULT_PLAN: Plan = Object.freeze({
   maxDepth: DEFAULT_MAX_DEPTH,
   maxInputLength: -1,
-  forbid: '',
+  forbid: 0,
   fastPath: true,
 });
 
@@ -110,7 +114,15 @@ export function plan(options: RepairOptions | undefined, where: string): Plan {
     );
   }
   if (options.strict) forbid = REPAIR_KIND_INFO.map((k) => k.kind);
-  return { maxDepth, maxInputLength, forbid: forbid.join(','), fastPath: options.maxDepth === undefined };
+  return { maxDepth, maxInputLength, forbid: kindBits(forbid), fastPath: options.maxDepth === undefined };
+}
+
+/** The kinds named by `codes` (kinds or classes) as the bits of {@link Plan.forbid}. */
+function kindBits(codes: readonly string[]): number {
+  const named = new Set(codes);
+  let bits = 0;
+  for (const [i, k] of REPAIR_KIND_INFO.entries()) if (named.has(k.kind) || named.has(k.class)) bits += 2 ** i;
+  return bits;
 }
 
 /** Throws the core's error as a {@link JsonRepairError}. */

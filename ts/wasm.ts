@@ -482,7 +482,7 @@ export function callRepair(
   text: string,
   maxDepth: number,
   maxInputLength: number,
-  forbid: string,
+  forbid: number,
   assumeInvalid: boolean,
   report: boolean,
   narrow: boolean,
@@ -671,10 +671,19 @@ function quickChanges(code: number, before: string, part: string): QuickChanges 
  * that names both is composed here rather than in the binding, which keeps that formatting out of the wasm.
  */
 export function decodeError(out: string): RawRepairErr['error'] {
-  const e = JSON.parse(out.slice(1)) as Omit<RawRepairErr['error'], 'message'>;
-  // The core names a forbidden repair by its code; its description is here.
-  const detail = e.repair === undefined ? e.detail : `${e.detail} (${repairDescription(e.repair)})`;
-  return { ...e, detail, message: `${detail} (at line ${e.line}, column ${e.column}, index ${e.position})` };
+  const { repair: index, ...e } = JSON.parse(out.slice(1)) as Omit<RawRepairErr['error'], 'message' | 'repair'> & {
+    repair?: number;
+  };
+  if (index === undefined) return { ...e, message: placed(e.detail, e) };
+  // The core sends a forbidden repair as its place in the vocabulary; its code and description are here.
+  const repair = REPAIR_KIND_INFO[index]?.kind ?? String(index);
+  const detail = `${e.detail}: ${repair} (${repairDescription(repair)})`;
+  return { ...e, repair, detail, message: placed(detail, e) };
+}
+
+/** `detail` with the place it names (1-based line and column, UTF-16 index). */
+function placed(detail: string, at: { line: number; column: number; position: number }): string {
+  return `${detail} (at line ${at.line}, column ${at.column}, index ${at.position})`;
 }
 
 const DESCRIPTIONS = new Map<string, string>(REPAIR_KIND_INFO.map((k) => [k.kind, k.description]));
@@ -713,7 +722,7 @@ function decodeResult(out: string, repairs: number[]): RawRepairOk | RawRepairEr
 export function newPartialJson(
   maxDepth: number,
   maxInputLength: number,
-  forbid: string,
+  forbid: number,
   validUnbounded: boolean,
   reasoningFirst: boolean,
 ): CorePartialJson {
@@ -779,7 +788,7 @@ export interface CoreSchema {
     text: string,
     maxDepth: number,
     maxInputLength: number,
-    forbid: string,
+    forbid: number,
     forbidCoercions: string,
     skip: number,
   ): { json: string; repairs: number[] };

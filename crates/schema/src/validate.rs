@@ -354,6 +354,24 @@ impl Validator<'_> {
         }
     }
 
+    /// [`Self::fail`] with params of one member, `key` and `value`. Out of line: a dozen sites, each of
+    /// which would otherwise build the member's list itself.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn fail_param(
+        &self,
+        sink: &mut Sink,
+        ev: &mut Eval,
+        path: &str,
+        keyword: &'static str,
+        at: &str,
+        message: String,
+        key: &'static str,
+        value: Value,
+    ) {
+        self.fail(sink, ev, path, keyword, at, message, param(key, value));
+    }
+
     /// Evaluates node `id` against `inst` at instance pointer `path`.
     fn node(&mut self, id: NodeId, inst: &Value, path: &mut String, sink: &mut Sink) -> Eval {
         let n = &self.c.nodes[id];
@@ -387,14 +405,15 @@ impl Validator<'_> {
                 MAX_EVALUATION_DEPTH,
                 " evaluations"
             );
-            self.fail(
+            self.fail_param(
                 sink,
                 &mut ev,
                 path,
                 "depth",
                 &n.location,
                 message,
-                param("limit", num(MAX_EVALUATION_DEPTH as u64)),
+                "limit",
+                num(MAX_EVALUATION_DEPTH as u64),
             );
             return ev;
         }
@@ -514,43 +533,37 @@ impl Validator<'_> {
                         ", got ",
                         show(inst)
                     );
-                    self.fail(
+                    self.fail_param(
                         sink,
                         ev,
                         path,
                         name,
                         at,
                         message,
-                        param("allowedValues", Value::Array(values.clone())),
+                        "allowedValues",
+                        Value::Array(values.clone()),
                     );
                 }
             }
             Keyword::Const(c) => {
                 if !equal(c, inst) {
                     let message = cat!("must be ", show(c), ", got ", show(inst));
-                    self.fail(
-                        sink,
-                        ev,
-                        path,
-                        name,
-                        at,
-                        message,
-                        param("allowedValue", c.clone()),
-                    );
+                    self.fail_param(sink, ev, path, name, at, message, "allowedValue", c.clone());
                 }
             }
             Keyword::MultipleOf(m) => {
                 if let Value::Number(x) = inst {
                     if !x.is_multiple_of(m) {
                         let message = cat!("must be a multiple of ", m.text());
-                        self.fail(
+                        self.fail_param(
                             sink,
                             ev,
                             path,
                             name,
                             at,
                             message,
-                            param("multipleOf", Value::Number(m.clone())),
+                            "multipleOf",
+                            Value::Number(m.clone()),
                         );
                     }
                 }
@@ -611,22 +624,14 @@ impl Validator<'_> {
                 if (max && len > *limit) || (!max && len < *limit) {
                     let bound = if max { "at most" } else { "at least" };
                     let message = cat!("must have ", bound, " ", limit, " ", unit, ", got ", len);
-                    self.fail(
-                        sink,
-                        ev,
-                        path,
-                        name,
-                        at,
-                        message,
-                        param("limit", num(*limit)),
-                    );
+                    self.fail_param(sink, ev, path, name, at, message, "limit", num(*limit));
                 }
             }
             Keyword::Pattern(p) => {
                 if let (Value::String(s), Some(test)) = (inst, self.c.regex) {
                     if test(p, s) != Some(true) {
                         let message = cat!("must match the pattern /", p, "/");
-                        self.fail(sink, ev, path, name, at, message, param("pattern", text(p)));
+                        self.fail_param(sink, ev, path, name, at, message, "pattern", text(p));
                     }
                 }
             }
@@ -634,7 +639,7 @@ impl Validator<'_> {
                 if let Value::String(s) = inst {
                     if format_ok(f, s, self.c.regex) == Some(false) {
                         let message = cat!("must be a valid ", f);
-                        self.fail(sink, ev, path, name, at, message, param("format", text(f)));
+                        self.fail_param(sink, ev, path, name, at, message, "format", text(f));
                     }
                 }
             }
@@ -689,14 +694,15 @@ impl Validator<'_> {
                             matched
                         );
                         let kw_name = if *min == 1 { name } else { "minContains" };
-                        self.fail(
+                        self.fail_param(
                             sink,
                             ev,
                             path,
                             kw_name,
                             at,
                             message,
-                            param("minContains", num(*min)),
+                            "minContains",
+                            num(*min),
                         );
                     } else if max.is_some_and(|m| matched > m) {
                         let m = max.unwrap_or_default();
@@ -706,14 +712,15 @@ impl Validator<'_> {
                             " matching item(s), found ",
                             matched
                         );
-                        self.fail(
+                        self.fail_param(
                             sink,
                             ev,
                             path,
                             "maxContains",
                             at,
                             message,
-                            param("maxContains", num(m)),
+                            "maxContains",
+                            num(m),
                         );
                     }
                 }
@@ -725,14 +732,15 @@ impl Validator<'_> {
                             let mut p = path.clone();
                             push_pointer(&mut p, n);
                             let message = cat!("missing required property ", quoted(n));
-                            self.fail(
+                            self.fail_param(
                                 sink,
                                 ev,
                                 &p,
                                 name,
                                 at,
                                 message,
-                                param("missingProperty", text(n)),
+                                "missingProperty",
+                                text(n),
                             );
                             if !sink.collect {
                                 return;
@@ -864,14 +872,15 @@ impl Validator<'_> {
                             cat!("must have at most ", start, " items, got ", items.len());
                         let mut p = path.clone();
                         push_pointer(&mut p, &start.to_string());
-                        self.fail(
+                        self.fail_param(
                             sink,
                             ev,
                             &p,
                             name,
                             at,
                             message,
-                            param("limit", num(*start as u64)),
+                            "limit",
+                            num(*start as u64),
                         );
                     }
                 }
@@ -944,14 +953,15 @@ impl Validator<'_> {
                         name,
                         ", matched none"
                     );
-                    self.fail(
+                    self.fail_param(
                         sink,
                         ev,
                         path,
                         name,
                         at,
                         message,
-                        param("passingSchemas", Value::Array(Vec::new())),
+                        "passingSchemas",
+                        Value::Array(Vec::new()),
                     );
                     // The closest branch says what would have made the value match.
                     if let Some(b) = best {
@@ -1045,14 +1055,15 @@ impl Validator<'_> {
         let mut p = path.clone();
         push_pointer(&mut p, k);
         let message = cat!("property ", quoted(k), " is not allowed");
-        self.fail(
+        self.fail_param(
             sink,
             ev,
             &p,
             name,
             at,
             message,
-            param("additionalProperty", text(k)),
+            "additionalProperty",
+            text(k),
         );
         sink.collect
     }
