@@ -56,6 +56,14 @@ const SHAPES: &[Shape] = &[
     // Brackets that start no value, then inline code and brackets after a value in prose: a stream
     // locates at once after each bracket, within its budget.
     ("brackets in prose", |n| "see [a] or {b} ".repeat(n / 15)),
+    // A doubled opening quote that no doubled quote closes (looked for in a bounded window), and a
+    // document in doubled quotes (unescaped as it arrives).
+    ("doubled quote never closed", |n| {
+        format!("{{\"\"{}", "a".repeat(n))
+    }),
+    ("document in doubled quotes", |n| {
+        format!("{{\"\"k\"\": [{}", "\"\"ab\"\", ".repeat(n / 8))
+    }),
     ("code and brackets after a value in prose", |n| {
         format!("See [1]. {}", "use `a` [b] ".repeat(n / 12))
     }),

@@ -5,6 +5,7 @@
 //! The one-shot [`super::repair`] feeds it the whole text once; a stream feeds it each longer prefix
 //! with `more` set, and the same code therefore gives the same result for every chunking.
 
+use super::chars::is_word_byte;
 use super::locate::Source;
 use super::parser::{Fault, Output, Parser, Stop};
 use super::Options;
@@ -12,22 +13,31 @@ use crate::error::{Error, ErrorKind};
 use crate::prelude::*;
 use crate::record::{Repair, RepairKind};
 
-/// JSON that arrived escaped (`{\"a\": 1}`): the source unescaped once, with a map from each byte of
-/// the plain text back to its offset in the original.
+/// JSON that arrived escaped, with backslashes (`{\"a\": 1}`) or with its quotes doubled as CSV writes
+/// them (`{""a"": 1}`): the source unescaped once, with a map from each byte of the plain text back to its
+/// offset in the original.
 struct Escaped {
     plain: Vec<u8>,
     map: Vec<usize>,
     /// The next original byte to unescape.
     next: usize,
+    /// Doubled quotes; then a backslash is the JSON's own.
+    doubled: bool,
 }
 
 impl Escaped {
-    /// Unescapes the original bytes that have arrived. With `more`, a backslash at the very end waits for
-    /// the byte after it.
+    /// Unescapes the original bytes that have arrived. With `more`, a backslash (a quote, when quotes are
+    /// doubled) at the very end waits for the byte after it.
     fn feed(&mut self, s: &[u8], more: bool) {
         let mut i = self.next;
         while i < s.len() {
             let (b, len) = match (s[i], s.get(i + 1)) {
+                (b'"', next) if self.doubled => match next {
+                    None if more => break,
+                    Some(b'"') => (b'"', 2),
+                    _ => (b'"', 1),
+                },
+                (b, _) if self.doubled => (b, 1),
                 (b'\\', None) if more => break,
                 (b'\\', Some(b'"')) => (b'"', 2),
                 (b'\\', Some(b'\\')) => (b'\\', 2),
@@ -50,21 +60,47 @@ impl Escaped {
     }
 }
 
-/// Whether the source is JSON escaped without outer quotes: brackets, whitespace and escaped
-/// whitespace (`\n` as two characters) may come before the first `\"`. `None` while a stream has not
-/// yet brought the bytes that decide; `*at` is then where to look again (so a stream of a million
-/// brackets is looked at once, not once per chunk).
-fn is_escaped(s: &[u8], at: &mut usize, more: bool) -> Option<bool> {
+/// Whether the source is JSON escaped without outer quotes, `Some(Some(doubled))` if it is: brackets,
+/// whitespace and escaped whitespace (`\n` as two characters) may come before the first `\"`, or the
+/// first key or string is in doubled quotes, as CSV writes a cell's (`{""name"": ""Ada""}`; see
+/// [`doubled_at`]). `None` while a stream has not yet brought the bytes that decide; `*at` is then where
+/// to look again (so a stream of a million brackets is looked at once, not once per chunk).
+fn is_escaped(s: &[u8], at: &mut usize, more: bool) -> Option<Option<bool>> {
     let i = at;
     loop {
         match (s.get(*i), s.get(*i + 1)) {
             (Some(b'{' | b'[' | b' ' | b'\n' | b'\r' | b'\t'), _) => *i += 1,
             (Some(b'\\'), Some(b'n' | b'r' | b't')) => *i += 2,
-            (Some(b'\\'), None) | (None, _) if more => return None,
+            (Some(b'\\' | b'"'), None) | (None, _) if more => return None,
             _ => break,
         }
     }
-    Some(s.get(*i) == Some(&b'\\') && s.get(*i + 1) == Some(&b'"'))
+    Some(match (s.get(*i), s.get(*i + 1)) {
+        (Some(b'\\'), Some(b'"')) => Some(false),
+        (Some(b'"'), Some(b'"')) => doubled_at(s, *i + 2, more)?.then_some(true),
+        _ => None,
+    })
+}
+
+/// How far [`doubled_at`] looks for the doubled closing quote.
+const DOUBLED_LOOK: usize = 256;
+
+/// Whether the key or string whose doubled opening quote ends at `from` is closed by a doubled quote:
+/// a word's first byte at `from`, and the next quote within [`DOUBLED_LOOK`] bytes doubled. An empty key
+/// or string (`{"": 1}`, `["", "a",]`) is not one, nor is a quote that nothing closes (`[""，null]`).
+/// `None` while a stream has not yet brought the bytes that decide.
+fn doubled_at(s: &[u8], from: usize, more: bool) -> Option<bool> {
+    let end = s.len().min(from + DOUBLED_LOOK);
+    let Some(&first) = s.get(from) else {
+        return (!more).then_some(false);
+    };
+    let quote = s[from..end].iter().position(|&b| b == b'"');
+    match quote.map(|k| s.get(from + k + 1)) {
+        Some(Some(&b)) => Some(is_word_byte(first) && b == b'"'),
+        // A quote at the end of what has come, or no quote yet in less than the look.
+        Some(None) | None if more && end == s.len() && is_word_byte(first) => None,
+        _ => Some(false),
+    }
 }
 
 /// The parse of one located source.
@@ -132,8 +168,8 @@ impl SourceParse {
         if self.escaped.is_none() {
             match is_escaped(s, &mut self.escape_probe, more) {
                 None => return Ok(false),
-                Some(false) => self.escaped = Some(None),
-                Some(true) => {
+                Some(None) => self.escaped = Some(None),
+                Some(Some(doubled)) => {
                     // repair: JSON escaped without outer quotes
                     if self.options.forbid.contains(RepairKind::EscapedJson) {
                         let repair = RepairKind::EscapedJson;
@@ -147,6 +183,7 @@ impl SourceParse {
                         plain: Vec::with_capacity(s.len() - self.start),
                         map: Vec::with_capacity(s.len() - self.start),
                         next: self.start,
+                        doubled,
                     }));
                 }
             }
