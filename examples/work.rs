@@ -58,6 +58,11 @@ const SHAPES: &[Shape] = &[
     ("brackets in prose", |n| "see [a] or {b} ".repeat(n / 15)),
     // A doubled opening quote that no doubled quote closes (looked for in a bounded window), and a
     // document in doubled quotes (unescaped as it arrives).
+    // Arrays closed and opened again after scalar items: each time, the look back for a row's start
+    // stops within its reach.
+    ("arrays reopened after scalars", |n| {
+        format!("{{\"k\": [{}", "\"b\"], [".repeat(n / 7))
+    }),
     ("doubled quote never closed", |n| {
         format!("{{\"\"{}", "a".repeat(n))
     }),

@@ -55,7 +55,7 @@ repair_kinds! {
     MissingColon => "missing_colon", Syntax, "inserted a missing colon";
     FullwidthPunctuation => "fullwidth_punctuation", Syntax, "read a full-width colon or comma (：，) outside strings as : or ,";
     MismatchedBracket => "mismatched_bracket", Syntax, "a closing bracket of the wrong kind closed the open container";
-    MissingBracket => "missing_bracket", Syntax, "inserted an object's missing brace: its } before the next item of its array, or its { around a key written as an array's item";
+    MissingBracket => "missing_bracket", Syntax, "inserted a missing bracket: an object's } before the next item of its array, its { around a key written as an array's item, or the [ of a row written without it in an array of rows";
     SuperfluousBracket => "superfluous_bracket", Syntax, "skipped a closing bracket that closes nothing";
     UnexpectedCharacter => "unexpected_character", Syntax, "skipped a character that cannot appear here";
     MissingValue => "missing_value", Syntax, "dropped a member or element that has no value";

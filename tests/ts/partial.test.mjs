@@ -67,10 +67,11 @@ function streamed(chunks, options, { monotone = true } = {}) {
 const REPLACES = {
   // Comma-separated values are wrapped in an array once the second one shows, comments between or not; a
   // string item becomes a record's key once its colon shows, and a value the member's key once a colon
-  // follows it.
+  // follows it; items after rows become a row once the bracket that opens their array again shows.
   test: (t) =>
-    /```|~~~|duplicate|without_braces|echoed|\}\s*,\s*(?:(?:\/\*[\s\S]*?\*\/|\/\/[^\n]*)\s*)*[{"']/i.test(t) ||
-    mentionsReasoning(t),
+    /```|~~~|duplicate|without_braces|echoed|row_missing|\}\s*,\s*(?:(?:\/\*[\s\S]*?\*\/|\/\/[^\n]*)\s*)*[{"']/i.test(
+      t,
+    ) || mentionsReasoning(t),
 };
 
 test('the corpus: every two-piece split, and one UTF-16 unit per chunk', () => {

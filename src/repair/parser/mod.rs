@@ -122,6 +122,9 @@ struct Frame {
     item_out: usize,
 }
 
+/// How far back (bytes of output) the scalar items of a row written without its `[` may run.
+const ROW_REACH: usize = 512;
+
 /// How many open containers a closer of the wrong kind looks through for one of its kind.
 const CLOSER_REACH: usize = 64;
 

@@ -204,11 +204,33 @@ impl Parser<'_> {
             b'{' | b'[' if self.in_list() => self.close_missing_brace(),
             // repair: `{"k": [[1], [2]], [3]}`: the last member's array was closed before this item;
             // `{"k": ["a"], ["b"]}`: an array whose last item is not an array was opened again by this
-            // bracket, and its items go on after it (`["a", "b"]`), as json_repair reads them.
+            // bracket, and its items go on after it (`["a", "b"]`), as json_repair reads them; unless
+            // arrays stood before those items and a row follows the bracket: the items are a row written
+            // without its `[` (`[["a"], "b", "c"], ["d"]]`), whose `]` closed the array too early.
             b'[' if self.st.pending_comma.is_some() && self.st.out.last() == Some(&b']') => {
-                let of_arrays =
-                    self.st.out.len() >= 2 && self.st.out[self.st.out.len() - 2] == b']';
+                let n = self.st.out.len();
+                let mut of_arrays = n >= 2 && self.st.out[n - 2] == b']';
+                let mut row = if of_arrays { None } else { self.row_start() };
+                if row.is_some() {
+                    // A bracket before a row opens the array again and its rows go on (`[[1], "a"],
+                    // [[2], [3]]`, as json_repair reads it). Looked at before anything changes: a
+                    // stream may have to wait for it.
+                    let (next, _) = self.input.peek_past_space(self.st.pos + 1);
+                    if self.input.seen().at(next)? == Some(b'[') {
+                        row = None;
+                    }
+                }
+                if let Some(at) = row {
+                    // The row's `]` stays; the array's own is written again, for `reopen` to take.
+                    self.insert_output(at, b'[');
+                    self.st.out.push(b']');
+                    of_arrays = true;
+                }
                 self.reopen(Container::Array)?;
+                if row.is_some() {
+                    // repair: the missing `[` of the row
+                    self.record(RepairKind::MissingBracket, self.st.pos)?;
+                }
                 if !of_arrays {
                     self.st.pos += 1;
                 }
@@ -225,6 +247,48 @@ impl Parser<'_> {
                 } else {
                     self.unquoted_key()
                 }
+            }
+        }
+    }
+
+    /// Where the scalar items at the end of the array just written (its `]` last in the output) begin,
+    /// when an array is the item before them: `[["a"],"b","c"]` gives the offset of `"b"`. `None` when
+    /// an item among them is an object or an array, no array comes before them, or they run longer than
+    /// [`ROW_REACH`] bytes.
+    #[inline(never)]
+    fn row_start(&self) -> Option<usize> {
+        let out = &self.st.out;
+        let stop = out.len().saturating_sub(ROW_REACH);
+        // `i` is where an item ends: the `,` after it, or the array's `]`.
+        let mut i = out.len() - 1;
+        loop {
+            let mut j = i.checked_sub(1)?;
+            if out[j] == b'"' {
+                // Back to the opening quote: a quote after an even run of backslashes.
+                loop {
+                    j = j.checked_sub(1).filter(|&j| j > stop)?;
+                    if out[j] == b'"'
+                        && out[..j].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0
+                    {
+                        break;
+                    }
+                }
+            } else {
+                // A number or a literal.
+                while j > stop
+                    && matches!(out[j - 1], b'0'..=b'9' | b'a'..=b'z' | b'E' | b'.' | b'+' | b'-')
+                {
+                    j -= 1;
+                }
+                if !matches!(out[j], b'0'..=b'9' | b'a'..=b'z' | b'E' | b'.' | b'+' | b'-') {
+                    return None;
+                }
+            }
+            // `j` is where the item starts: after a comma, or after the array's `[` (no array before).
+            match (out.get(j.checked_sub(2)?), out[j - 1]) {
+                (Some(b']'), b',') => return Some(j),
+                (_, b',') if j - 1 > stop => i = j - 1,
+                _ => return None,
             }
         }
     }
