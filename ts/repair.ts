@@ -119,6 +119,7 @@ export function plan(options: RepairOptions | undefined, where: string): Plan {
 
 /** The kinds named by `codes` (kinds or classes) as the bits of {@link Plan.forbid}. */
 function kindBits(codes: readonly string[]): number {
+  if (codes.length === 0) return 0;
   const named = new Set(codes);
   let bits = 0;
   for (const [i, k] of REPAIR_KIND_INFO.entries()) if (named.has(k.kind) || named.has(k.class)) bits += 2 ** i;
