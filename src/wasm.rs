@@ -614,10 +614,19 @@ impl JsPartialJson {
     }
 
     /// Ends the text: the result of the one-shot repair of all of it, in `repairText`'s format, left in
-    /// the output buffer (its length is returned).
-    pub fn finish(&mut self, report: bool, form: u8) -> usize {
+    /// the output buffer (its length is returned). With `shown`, the host keeps the value the pushes
+    /// showed: where the result is that value completed (see [`PartialJson::finish_shown`]), the changes
+    /// that complete it are left instead, as a push leaves them, their text in the form whose code is
+    /// `shown`, and bit 31 is set.
+    pub fn finish(&mut self, report: bool, form: u8, shown: Option<u8>) -> usize {
+        let show = shown.filter(|_| !report);
+        let (result, completed) = self.0.end(show.is_some());
+        if let (true, Some(code)) = (completed, show) {
+            let (changes, complete) = (self.0.recorded(), self.0.complete());
+            let form = Form::from_code(code);
+            return 1 << 31 | write_output(|b| push_changes(b, complete, changes.raw(), form));
+        }
         let form = Form::from_code(form);
-        let result = self.0.finish();
         write_output(|b| write_result(b, self.0.text(), result, report, form))
     }
 

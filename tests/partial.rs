@@ -178,8 +178,24 @@ fn stream(chunks: &[&str], options: &RepairOptions) -> Result<Repaired, String> 
         }
         before = live.root.clone();
     }
-    p.finish()
-        .map_err(|e| format!("error {} at {}", e.kind().code(), e.offset()))
+    let (result, changes) = p.finish_with_changes();
+    let result = result.map_err(|e| format!("error {} at {}", e.kind().code(), e.offset()))?;
+    // Where the end says the value shown, completed, is the result: it is, exactly.
+    if let Some(changes) = changes {
+        live.apply(&changes);
+        match serde_json::from_str::<Value>(&result.json) {
+            Ok(want) if live.root.as_ref() != Some(&want) => {
+                return Err(format!(
+                    "completed value {:?} is not the result {want}",
+                    live.root
+                ));
+            }
+            // A number beyond f64, which the live value holds as its token (see `Live::apply`).
+            Err(e) if !e.to_string().contains("out of range") => return Err(e.to_string()),
+            _ => {}
+        }
+    }
+    Ok(result)
 }
 
 fn check(text: &str, chunks: &[&str]) -> Result<(), String> {

@@ -176,13 +176,21 @@ export class PartialJsonParser<T = unknown> {
     return e === undefined ? undefined : new JsonRepairError({ ...e, kind: e.kind as JsonRepairErrorKind });
   }
 
-  #end(where: string, report: boolean, narrow: boolean): RawRepairOk {
+  /**
+   * Ends the stream and frees the parser. With `shown`, where the value the pushes showed, completed, is
+   * the result: completes it and returns `undefined` (the result's JSON is neither written nor parsed).
+   */
+  #end(where: string, report: boolean, narrow: boolean, shown = false): RawRepairOk | undefined {
     const core = this.#live(where);
     const held = this.#pairs.rest();
     if (held !== '') this.#apply(core.push(held));
     this.#finished = true;
-    const r = core.finish(report, narrow);
+    const r = core.finish(report, narrow, shown);
     this.free();
+    if (typeof r === 'string') {
+      this.#apply(r);
+      return undefined;
+    }
     if (!r.ok) fail(r.error);
     return r;
   }
@@ -195,8 +203,9 @@ export class PartialJsonParser<T = unknown> {
    */
   finish(): unknown {
     const valid = this.#validText('finish');
-    const r = this.#end('finish', false, true);
-    return valid === undefined ? JSON.parse(r.json) : JSON.parse(valid);
+    const r = this.#end('finish', false, true, valid === undefined);
+    if (valid !== undefined) return JSON.parse(valid);
+    return r === undefined ? this.#value.current : JSON.parse(r.json);
   }
 
   /**
@@ -219,7 +228,7 @@ export class PartialJsonParser<T = unknown> {
   /** Like {@link PartialJsonParser.finish}, with the report of `parseDetailed`. */
   finishDetailed(): ParseResult {
     const valid = this.#validText('finishDetailed');
-    const r = this.#end('finishDetailed', true, false);
+    const r = this.#end('finishDetailed', true, false)!;
     if (valid !== undefined) return validResult(valid, JSON.parse(valid));
     return reportedResult(r);
   }

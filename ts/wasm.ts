@@ -581,7 +581,12 @@ export interface CorePartialJson {
    * when the text of every change lies in the chunk and the one before, those as {@link PlacedChanges}.
    */
   push(chunk: string): string | QuickChanges | PlacedChanges;
-  finish(report: boolean, narrow: boolean): RawRepairOk | RawRepairErr;
+  /**
+   * The result for the whole text. With `shown` (the caller keeps the value the pushes showed, and wants
+   * no report), where that value completed is the result: the changes that complete it, as a push
+   * returns them, instead.
+   */
+  finish(report: boolean, narrow: boolean, shown?: boolean): RawRepairOk | RawRepairErr | string;
   /** The error the parse has stopped with so far, in the binding's `E` format. */
   error(): RawRepairErr['error'] | undefined;
   /** The text pushed so far, as the core holds it (a lone surrogate became U+FFFD). */
@@ -752,9 +757,13 @@ export function newPartialJson(
   };
   return {
     push: (chunk) => use(push, chunk),
-    finish: (report, narrow) => {
+    finish: (report, narrow, shown = false) => {
       const form = narrowForm(narrow);
-      return use(() => readResult(core.finish(report, form), form, report));
+      const changes = shown ? narrowForm(NodeBuffer !== undefined, true) : undefined;
+      return use(() => {
+        const out = core.finish(report, form, changes);
+        return out < 0x80000000 ? readResult(out, form, report) : readOutput(out - 0x80000000, changes!);
+      });
     },
     error: () => {
       const e = use(() => outputText(core.error()));

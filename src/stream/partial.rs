@@ -516,14 +516,53 @@ impl PartialJson {
     /// The parser is spent afterwards: later pushes change nothing and a second `finish` repeats the
     /// result's error or parses the whole text again.
     pub fn finish(&mut self) -> Result<Repaired, Error> {
+        self.end(false).0.map(Repaired::into_text)
+    }
+
+    /// [`Self::finish`] for a caller that keeps the value the pushes showed (applying their changes): also
+    /// the changes that complete that value into the result's, where it is the result's. `None` where the
+    /// result came another way and its JSON must be read: with a schema (whose view shows coerced values),
+    /// where the JSON moved at the end or was never shown, where the whole text is strictly valid JSON
+    /// after all, or an error.
+    ///
+    /// # Example
+    /// ```
+    /// use llm_response_sanitizer::{Change, PartialJson, RepairOptions};
+    /// let mut p = PartialJson::new(&RepairOptions::default());
+    /// p.push("{\"n\": [1, 2").unwrap();
+    /// let (result, changes) = p.finish_with_changes();
+    /// assert_eq!(result.unwrap().json, r#"{"n":[1,2]}"#);
+    /// let changes = changes.unwrap();
+    /// let changes: Vec<Change> = changes.iter().collect();
+    /// assert_eq!(changes, [Change::Scalar("2"), Change::Close, Change::Close]);
+    /// ```
+    pub fn finish_with_changes(&mut self) -> (Result<Repaired, Error>, Option<Changes>) {
+        let (result, shown) = self.end(true);
+        (
+            result.map(Repaired::into_text),
+            shown.then(|| self.changes.take()),
+        )
+    }
+
+    /// The changes recorded and not yet taken (those of [`Self::end`]).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the binding's, and the tests'
+    pub(crate) fn recorded(&self) -> &Recorder {
+        &self.changes
+    }
+
+    /// [`Self::finish`], its JSON not yet checked as text. With `show`, for a host that keeps the value
+    /// the pushes showed, the flag says where the result is that value completed by the changes now in
+    /// the recorder, which the view read from the rest of the parse that fed it (never with a schema,
+    /// whose view shows coerced values): the host need not read the result's JSON.
+    pub(crate) fn end(&mut self, show: bool) -> (Result<Repaired<Vec<u8>>, Error>, bool) {
         self.finished = true;
         if let Some(e) = &self.too_long {
-            return Err(e.clone());
+            return (Err(e.clone()), false);
         }
         let text = core::mem::take(&mut self.text);
-        let result = self.conclude(&text);
+        let ended = self.conclude(&text, show && !self.view.has_guide());
         self.text = text;
-        result
+        ended
     }
 
     /// All the text pushed so far.
@@ -533,30 +572,58 @@ impl PartialJson {
 
     /// The result for the whole text, as [`crate::repair`] concludes it: the parse the pushes fed, read to
     /// the end, is the answer when it needed no repair (valid JSON); the strict pass over the whole text
-    /// runs only when it did, or failed (1 MB of valid JSON: `finish()` in 0.5–0.8 of the time).
-    fn conclude(&mut self, text: &str) -> Result<Repaired, Error> {
-        match self.end_parse(text) {
-            Ok(out) if out.repairs.is_empty() => Ok(valid(text.as_bytes()).into_text()),
-            result => strictly_valid(text, self.valid_max_depth)
-                .map_or(result, Ok)
-                .map(Repaired::into_text),
+    /// runs only when it did, or failed (1 MB of valid JSON: `finish()` in 0.5–0.8 of the time). The flag
+    /// (only with `show`): the answer is the value of that parse, and the view has read all of it.
+    fn conclude(&mut self, text: &str, show: bool) -> (Result<Repaired<Vec<u8>>, Error>, bool) {
+        let (out, shown) = match self.end_parse(text, show) {
+            Ok(ended) => ended,
+            Err(e) => return (strictly_valid(text, self.valid_max_depth).ok_or(e), false),
+        };
+        // No repair: the text is the JSON the parse read.
+        if out.repairs.is_empty() {
+            return (Ok(valid(text.as_bytes())), shown);
+        }
+        match strictly_valid(text, self.valid_max_depth) {
+            Some(whole) => (Ok(whole), false),
+            None => (Ok(out), shown),
         }
     }
 
     /// The parse of the JSON located in `text` (the one the pushes fed, if it is still there) read to the
-    /// end, or the fault it stopped at.
-    fn end_parse(&mut self, text: &str) -> Result<Repaired<Vec<u8>>, Error> {
+    /// end, or the fault it stopped at; with `show`, and that parse the one the pushes fed, the view reads
+    /// the rest of its output, and the flag says so.
+    fn end_parse(&mut self, text: &str, show: bool) -> Result<(Repaired<Vec<u8>>, bool), Error> {
         let src = locate(text.as_bytes()).ok_or_else(|| Error::at(ErrorKind::NoJson, text, 0))?;
         let current = self.parse.take().filter(|p| p.is_from(&src));
         if let (Some(_), Some(e)) = (&current, &self.fault) {
             return Err(e.clone());
         }
+        let fed = current.is_some();
         let mut parse = match current {
             Some(p) => p,
             None => SourceParse::new(text, src, &self.options)?,
         };
-        parse.feed(text, false)?;
-        Ok(repaired(text.as_bytes(), parse))
+        let done = parse.feed(text, false)?;
+        let shown = show && fed && done && self.show_rest(&parse);
+        Ok((repaired(text.as_bytes(), parse), shown))
+    }
+
+    /// Lets the view read the rest of a finished parse's output, all of which is settled: no input is
+    /// left that could rewind it.
+    fn show_rest(&mut self, parse: &SourceParse) -> bool {
+        let Some(p) = parse.parser() else {
+            return false;
+        };
+        let out = p.output();
+        self.view.update(
+            out,
+            out.len(),
+            p.root_start(),
+            p.wrapped(),
+            p.take_low_water(),
+            &mut self.changes,
+        );
+        true
     }
 
     /// Locates the JSON in the text so far; starts over if it moved.

@@ -203,6 +203,11 @@ impl View {
         }
     }
 
+    /// Whether the value is shown by a schema.
+    pub fn has_guide(&self) -> bool {
+        self.guide.is_some()
+    }
+
     /// The value is gone: tells the host, if it was shown anything.
     pub fn reset(&mut self, ops: &mut Recorder) {
         if self.shown {
