@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use llm_response_sanitizer::schema::{CompileOptions, RuleSet, Schema, SharedSchema};
-use llm_response_sanitizer::{repair, Change, PartialJson, RepairOptions};
+use llm_response_sanitizer::{repair, Change, Changes, PartialJson, RepairOptions};
 use llm_response_sanitizer_fuzz::is_strict_json;
 
 fuzz_target!(|data: &[u8]| {
@@ -37,21 +37,31 @@ fuzz_target!(|data: &[u8]| {
         let n = 1 + (seed.rotate_left(k) as usize % 8);
         let end = chars.get(i + n).map_or(text.len(), |c| c.0);
         if let Ok(update) = parser.push(&text[chars[i].0..end]) {
-            for change in update.changes.iter() {
-                let json = match change {
-                    Change::Key(t) | Change::String(t) | Change::Append(t) => format!("\"{t}\""),
-                    Change::Scalar(t) => t.to_string(),
-                    _ => continue,
-                };
-                assert!(is_strict_json(json.as_bytes()), "{change:?} is not JSON");
-            }
+            check_changes(&update.changes);
         }
         i += n;
         k += 1;
     }
-    match (parser.finish(), whole) {
+    // The end as a host that keeps the value finishes: with the changes that complete it, where it is the answer.
+    let (finished, changes) = parser.finish_with_changes();
+    if let Some(changes) = &changes {
+        check_changes(changes);
+    }
+    match (finished, whole) {
         (Ok(streamed), Ok(one_shot)) => assert_eq!(streamed.json, one_shot.json, "for {text:?}"),
         (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind(), "for {text:?}"),
         (a, b) => panic!("streamed {a:?}, one shot {b:?}, for {text:?}"),
     }
 });
+
+/// Every change's text is JSON: string content, or a scalar token.
+fn check_changes(changes: &Changes) {
+    for change in changes.iter() {
+        let json = match change {
+            Change::Key(t) | Change::String(t) | Change::Append(t) => format!("\"{t}\""),
+            Change::Scalar(t) => t.to_string(),
+            _ => continue,
+        };
+        assert!(is_strict_json(json.as_bytes()), "{change:?} is not JSON");
+    }
+}
