@@ -173,6 +173,13 @@ pub(crate) fn push_changes<'a>(
     changes: impl Iterator<Item = (Code, &'a [u8])>,
     form: Form,
 ) {
+    if form == Form::Utf16 {
+        // Widened in one pass: a call per code, text and line feed costs more than the characters.
+        let mut utf8 = Vec::new();
+        push_changes(&mut utf8, complete, changes, Form::Utf8);
+        push_utf16(out, &utf8);
+        return;
+    }
     push_ascii(out, if complete { b"1" } else { b"0" }, form);
     for (code, text) in changes {
         push_ascii(out, &[b'0' + code as u8], form);
