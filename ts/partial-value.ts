@@ -12,13 +12,6 @@ const { RESET, OBJECT, ARRAY, CLOSE, KEY, STRING, APPEND, END_STRING, SCALAR, WR
 
 type Container = Record<string, unknown> | unknown[];
 
-/** Where the open string lives. */
-interface StringSlot {
-  readonly parent: Container | undefined;
-  readonly key: string | number;
-  text: string;
-}
-
 /** A JSON number or literal, as `JSON.parse` reads it. */
 function scalar(token: string): number | boolean | null {
   if (token === 'true') return true;
@@ -67,7 +60,10 @@ export class PartialValue {
   root: unknown = undefined;
   readonly #stack: Container[] = [];
   #key: string | undefined;
-  #string: StringSlot | undefined;
+  /** The open string: its parent (`undefined` at the root), its key there and its text so far. */
+  #stringParent: Container | undefined;
+  #stringKey: string | number = 0;
+  #stringText = '';
   /**
    * With snapshots: the latest copy of each live container, the containers a batch of operations may have
    * changed (every one on the stack at some point of it, parents before children), and the root's copy.
@@ -99,16 +95,20 @@ export class PartialValue {
     this.#snapshot = isContainer(this.root) ? copies.get(this.root) : this.root;
   }
 
-  /** Places `value` as the next value; returns its parent and key. */
-  #place(value: unknown): [Container | undefined, string | number] {
-    const parent = this.#stack[this.#stack.length - 1];
+  /** Places `value` as the next value, in `parent` (the innermost container) or as the root; returns its key. */
+  #place(value: unknown, parent: Container | undefined): string | number {
     if (parent === undefined) {
       this.root = value;
-      return [undefined, 0];
+      return 0;
     }
     const key = Array.isArray(parent) ? parent.length : (this.#key ?? '');
     put(parent, key, value);
-    return [parent, key];
+    return key;
+  }
+
+  /** The innermost open container, or `undefined` at the root. */
+  #top(): Container | undefined {
+    return this.#stack[this.#stack.length - 1];
   }
 
   /**
@@ -163,13 +163,13 @@ export class PartialValue {
         this.root = undefined;
         this.#stack.length = 0;
         this.#key = undefined;
-        this.#string = undefined;
+        this.#stringParent = undefined;
         this.#dirty.length = 0;
         break;
       case OBJECT:
       case ARRAY: {
         const c: Container = code === OBJECT ? {} : [];
-        this.#place(c);
+        this.#place(c, this.#top());
         this.#stack.push(c);
         if (snapshots) this.#dirty.push(c);
         break;
@@ -181,22 +181,24 @@ export class PartialValue {
         this.#key = text;
         break;
       case STRING: {
-        const [parent, key] = this.#place(text);
-        this.#string = { parent, key, text };
+        const parent = this.#top();
+        this.#stringKey = this.#place(text, parent);
+        this.#stringParent = parent;
+        this.#stringText = text;
         break;
       }
       case APPEND: {
-        const s = this.#string!;
-        s.text += text;
-        if (s.parent === undefined) this.root = s.text;
-        else put(s.parent, s.key, s.text);
+        const grown = this.#stringText + text;
+        this.#stringText = grown;
+        if (this.#stringParent === undefined) this.root = grown;
+        else put(this.#stringParent, this.#stringKey, grown);
         break;
       }
       case END_STRING:
-        this.#string = undefined;
+        this.#stringParent = undefined;
         break;
       case SCALAR:
-        this.#place(scalar(text));
+        this.#place(scalar(text), this.#top());
         break;
       case WRAP: {
         const wrapper = [this.root];
