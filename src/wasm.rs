@@ -615,7 +615,7 @@ impl JsPartialJson {
 
     /// Ends the text: the result of the one-shot repair of all of it, in `repairText`'s format, left in
     /// the output buffer (its length is returned). With `shown`, the host keeps the value the pushes
-    /// showed: where the result is that value completed (see [`PartialJson::finish_shown`]), the changes
+    /// showed: where the result is that value completed (see `PartialJson::end`), the changes
     /// that complete it are left instead, as a push leaves them, their text in the form whose code is
     /// `shown`, and bit 31 is set.
     pub fn finish(&mut self, report: bool, form: u8, shown: Option<u8>) -> usize {

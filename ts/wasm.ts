@@ -735,6 +735,8 @@ export function newPartialJson(
   const core = enter(() => new PartialJson(maxDepth, maxInputLength, forbid, validUnbounded, reasoningFirst));
   const free = own(core, '__wbg_partialjson_free');
   const use = stateful('PartialJsonParser');
+  // In Node the changes come in a form decoded with one copy (see `narrowForm`); it follows the input's form.
+  const changesForm = (): number => narrowForm(NodeBuffer !== undefined, true);
   // UTF-16 units passed on so far: past the limit, the rest of the stream stays out of wasm memory.
   let passed = 0;
   // The chunk passed on last, which a quick append may end.
@@ -745,9 +747,8 @@ export function newPartialJson(
     passed += part.length;
     const before = last;
     last = part;
-    // In Node the changes come in a form decoded with one copy (see `narrowForm`).
     const len = writeInput(part);
-    const form = narrowForm(NodeBuffer !== undefined, true);
+    const form = changesForm();
     const out = core.push(len, form);
     if (out < 0x80000000) return readOutput(out, form);
     // Placed changes have no append bit and their count in the low byte, where a quick push that changed nothing has 0.
@@ -759,7 +760,7 @@ export function newPartialJson(
     push: (chunk) => use(push, chunk),
     finish: (report, narrow, shown = false) => {
       const form = narrowForm(narrow);
-      const changes = shown ? narrowForm(NodeBuffer !== undefined, true) : undefined;
+      const changes = shown ? changesForm() : undefined;
       return use(() => {
         const out = core.finish(report, form, changes);
         return out < 0x80000000 ? readResult(out, form, report) : readOutput(out - 0x80000000, changes!);
