@@ -745,7 +745,14 @@ impl JsSchema {
             skip,
         };
         let (json, numbers) = with_input(len, |text| {
-            let out = schema::extract(text, schema, &options);
+            // Where no candidate could be read, the first one's error goes to the host as `unread`, in
+            // `repairText`'s `E` format, and the host writes the `parse` issue's message from it (naming
+            // a forbidden repair, as it does for `repairText`'s errors): no kind's code is in the wasm.
+            let mut unread = None;
+            let out = schema::extract_with(text, schema, &options, |e| {
+                unread = Some(error_string(e));
+                String::new()
+            });
             // Positions of repairs and span, converted to UTF-16 for the host.
             let mut report = String::new();
             let numbers = push_report(
@@ -754,6 +761,13 @@ impl JsSchema {
                 &out.repairs,
                 out.span.as_ref().unwrap_or(&(0..0)),
             );
+            if let Some(e) = unread {
+                cat_into!(
+                    &mut report,
+                    ",\"unread\":",
+                    e.strip_prefix('E').unwrap_or(&e)
+                );
+            }
             (extracted_json(&out, &report), numbers)
         });
         // The JSON text as `output_text` writes it, then the repairs as a report's.

@@ -5,6 +5,7 @@
 use llm_response_sanitizer::schema::{
     equal, extract, CompileOptions, ExtractOptions, Schema, Value,
 };
+use llm_response_sanitizer::{RepairKind, RepairSet};
 use std::fs;
 use std::path::Path;
 
@@ -128,4 +129,29 @@ fn skip_passes_over_earlier_candidates() {
         },
     );
     assert!(valid.value.is_none());
+}
+
+/// A text none of whose candidates could be read has one `parse` issue that says why: the first one's
+/// repair error, a forbidden repair named by its code.
+#[test]
+fn unreadable_candidates_say_why() {
+    let schema = Value::parse(r#"{"required":["n"]}"#, 16).unwrap();
+    let schema = Schema::compile(&schema, &CompileOptions::default()).unwrap();
+    let mut options = ExtractOptions::default();
+    options.repair.forbid = RepairSet::NONE.with(RepairKind::TrailingComma);
+    let text = r#"Here: {"n": 1,}"#;
+    let out = extract(text, &schema, &options);
+    assert!(out.value.is_none());
+    let error = llm_response_sanitizer::repair(text, &options.repair).unwrap_err();
+    assert!(
+        error.message().contains("forbid: trailing_comma"),
+        "{error}"
+    );
+    let issues: Vec<_> = out
+        .issues
+        .iter()
+        .map(|i| (i.keyword, i.message.clone()))
+        .collect();
+    let message = format!("no candidate could be read: {}", error.message());
+    assert_eq!(issues, [("parse", message)]);
 }

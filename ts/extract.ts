@@ -1,7 +1,7 @@
 /** Schema-guided extraction: the value a schema describes, out of an LLM response. */
 import { assertString } from './errors.js';
 import { plan, type RepairOptions, type RepairRecord } from './repair.js';
-import { withMessages } from './wasm.js';
+import { type CoreError, describedError, withMessages } from './wasm.js';
 import {
   compiled,
   type CompiledSchema,
@@ -123,15 +123,22 @@ function* steps(
   const core = schema.core('extract');
   const read = (skip: number): CoreResult => {
     const out = core.extract(text, p.maxDepth, p.maxInputLength, p.forbid, forbidCoercions, skip);
-    const raw = JSON.parse(out.json) as Omit<CoreResult, 'repairs'> & { candidate: number | null };
+    const raw = JSON.parse(out.json) as Omit<CoreResult, 'repairs'> & { candidate: number | null; unread?: CoreError };
+    // No candidate could be read: the core sends the first one's error, and its one `parse` issue's message
+    // is composed here, as a `JsonRepairError`'s is.
+    const unread = raw.unread;
+    const issues =
+      unread === undefined
+        ? raw.issues
+        : raw.issues.map((i) => ({ ...i, message: `no candidate could be read: ${describedError(unread).message}` }));
     const found = raw.candidate !== null;
     const omitted = found && raw.omittedRepairs !== undefined ? { omittedRepairs: raw.omittedRepairs } : {};
     return {
       ...omitted,
       ok: raw.ok,
       value: found ? raw.value : undefined,
-      issues: raw.issues,
-      standardIssues: standardIssues(raw.issues),
+      issues,
+      standardIssues: standardIssues(issues),
       coercions: raw.coercions,
       repairs: found ? withMessages(out.repairs) : [],
       span: found ? raw.span : undefined,

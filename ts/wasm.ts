@@ -676,9 +676,15 @@ function quickChanges(code: number, before: string, part: string): QuickChanges 
  * that names both is composed here rather than in the binding, which keeps that formatting out of the wasm.
  */
 export function decodeError(out: string): RawRepairErr['error'] {
-  const { repair: index, ...e } = JSON.parse(out.slice(1)) as Omit<RawRepairErr['error'], 'message' | 'repair'> & {
-    repair?: number;
-  };
+  return describedError(JSON.parse(out.slice(1)) as CoreError);
+}
+
+/** A core error as the binding sends it: `repairText`'s `E` format without the `E` (see {@link decodeError}). */
+export type CoreError = Omit<RawRepairErr['error'], 'message' | 'repair'> & { repair?: number };
+
+/** The error `raw`, as {@link decodeError} decodes it: its message, and a forbidden repair named. */
+export function describedError(raw: CoreError): RawRepairErr['error'] {
+  const { repair: index, ...e } = raw;
   if (index === undefined) return { ...e, message: placed(e.detail, e) };
   // The core sends a forbidden repair as its place in the vocabulary; its code and description are here.
   const repair = REPAIR_KIND_INFO[index]?.kind ?? String(index);

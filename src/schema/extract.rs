@@ -101,6 +101,20 @@ fn repair_json(text: &str) -> Option<Value> {
 /// assert_eq!(out.coercions[0].rule.code(), "string_to_integer");
 /// ```
 pub fn extract(text: &str, schema: &Schema, options: &ExtractOptions) -> Extracted {
+    extract_with(text, schema, options, |e| {
+        cat!("no candidate could be read: ", e.message())
+    })
+}
+
+/// [`extract`], the message of the `parse` issue for a text none of whose candidates could be read
+/// made by `unread` from the first candidate's error. The wasm binding sends that error to the
+/// TypeScript side, which names a forbidden repair by its code there: the codes stay out of the wasm.
+pub(crate) fn extract_with(
+    text: &str,
+    schema: &Schema,
+    options: &ExtractOptions,
+    unread: impl FnOnce(&Error) -> String,
+) -> Extracted {
     let mut first: Option<Extracted> = None;
     let mut first_error: Option<Error> = None;
     // A wholly valid text is the only candidate: read it straight into a value (one pass, not two).
@@ -138,7 +152,7 @@ pub fn extract(text: &str, schema: &Schema, options: &ExtractOptions) -> Extract
     }
     first.unwrap_or_else(|| {
         let message = match first_error {
-            Some(e) => cat!("no candidate could be read: ", e.message()),
+            Some(e) => unread(&e),
             None => "no JSON value found in the text".to_string(),
         };
         Extracted {

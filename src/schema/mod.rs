@@ -8,6 +8,8 @@ mod extract;
 
 #[cfg(feature = "serde_json")]
 pub use crate::serde_value::{compile_value, extract_value, validate_value};
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))] // the binding's
+pub(crate) use extract::extract_with;
 pub use extract::{extract, ExtractOptions, Extracted, MAX_CANDIDATES};
 pub use llm_response_sanitizer_schema::{
     equal, CoerceOptions, Coercion, CompileOptions, Draft, Issue, Kind, Number, ParseError, Place,

@@ -67,6 +67,28 @@ test('repair options apply to every candidate', () => {
   assert.throws(() => extract(42, turn), TypeError);
 });
 
+test('a text no candidate of which could be read says why, as the repair error does', () => {
+  // The forbidden repair named and described, and its place in UTF-16 units past the emoji and é.
+  const text = 'Réponse 🚀: {"chosenIndex": 1, "speech": "a", "thoughts": "b",}';
+  const options = { forbid: ['trailing_comma'] };
+  const r = extract(text, turn, options);
+  assert.equal(r.ok, false);
+  assert.equal(r.value, undefined);
+  let error;
+  assert.throws(
+    () => parseAndRepair(text, options),
+    (e) => (error = e) instanceof JsonRepairError,
+  );
+  assert.equal(error.position, text.lastIndexOf(','));
+  assert.match(error.message, /trailing_comma \(removed a trailing comma\)/);
+  const message = `no candidate could be read: ${error.message}`;
+  assert.deepEqual(
+    r.issues.map((i) => [i.path, i.keyword, i.message]),
+    [['', 'parse', message]],
+  );
+  assert.deepEqual(r.standardIssues, [{ message, path: [] }]);
+});
+
 test('a compiled schema can be passed, and returned objects are prototype-safe', () => {
   const s = compileSchema({ type: 'object', properties: { n: { type: 'integer' } } });
   const r = extract('Result: {"__proto__": {"polluted": true}, "n": "5"}', s);
