@@ -745,9 +745,10 @@ impl JsSchema {
             skip,
         };
         let (json, numbers) = with_input(len, |text| {
-            // Where no candidate could be read, the first one's error goes to the host as `unread`, in
-            // `repairText`'s `E` format, and the host writes the `parse` issue's message from it (naming
-            // a forbidden repair, as it does for `repairText`'s errors): no kind's code is in the wasm.
+            // Where no candidate could be read, the first one's error goes to the host as `unread` (the
+            // JSON of `repairText`'s `E` error, without the `E`), and the host writes the `parse` issue's
+            // message from it, naming a forbidden repair as it does for `repairText`'s errors: no kind's
+            // code is in the wasm.
             let mut unread = None;
             let out = schema::extract_with(text, schema, &options, |e| {
                 unread = Some(error_string(e));
