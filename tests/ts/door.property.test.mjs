@@ -18,6 +18,9 @@ import {
   createCleanStream,
   createPartialJsonStream,
   COMMON_THINK_TAGS,
+  compileSchema,
+  extract,
+  repairKinds,
 } from 'llm-response-sanitizer';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
@@ -661,4 +664,34 @@ test('hostile arguments at random (fast-check): any value, wrong-typed options, 
     { numRuns: Math.ceil(RUNS / 5) },
   );
   assert.ok(toStringCalls >= 0);
+});
+
+test('extract: a text none of whose candidates could be read says why, in the words of a JsonRepairError', () => {
+  // The message is composed on the TypeScript side from the error the core sends (`unread`): it must never be
+  // left empty, and a forbidden repair is named and described as `parseAndRepair`'s error names it.
+  const kinds = repairKinds();
+  const named = new Map(kinds.map((k) => [k.kind, k.description]));
+  const schema = compileSchema({});
+  try {
+    fc.assert(
+      fc.property(
+        text,
+        fc.subarray(kinds.map((k) => k.kind)),
+        fc.integer({ min: 1, max: 6 }),
+        (t, forbid, maxDepth) => {
+          const r = extract(t, schema, { forbid, maxDepth });
+          for (const issue of r.issues) assert.ok(issue.message.length > 0, `an empty ${issue.keyword} message`);
+          const unread = r.issues.find((i) => i.message.startsWith('no candidate could be read: '));
+          if (unread === undefined) return;
+          assert.equal(r.value, undefined);
+          assert.match(unread.message, / \(at line \d+, column \d+, index \d+\)$/);
+          const repair = /forbid: ([a-z_]+) \((.+?)\) \(at line/.exec(unread.message);
+          if (unread.message.includes('forbid: ')) assert.equal(named.get(repair?.[1]), repair?.[2]);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  } finally {
+    schema.free();
+  }
 });
