@@ -4,7 +4,9 @@
 // library measured in a new process (cell.mjs, the two sides taking turns). `npm run bench`.
 // BENCH_QUICK=1 shortens the timing loops (to check the script runs).
 import { isDeepStrictEqual } from 'node:util';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -777,6 +779,65 @@ for (const [which, label] of [
     `| ${label} | ${median(runs.map((r) => r.import)).toFixed(1)} ms | ${median(runs.map((r) => r.call)).toFixed(1)} ms | ${total.toFixed(1)} ms | ${(total - coldJr).toFixed(1)} ms |`,
   );
 }
+
+// The command line, as a shell script or `npx` runs it: a new process from start to exit for one response
+// in a file, against jsonrepair's own command line on the same text, and an empty module for the process
+// alone. Ours turns on Node's compile cache (22.1 and later), so the first run and the later ones are
+// measured apart: the first with a new, empty cache directory each time, the later ones with one directory
+// the first run filled (both bench-owned, removed after).
+out();
+out('## Cold start of the command line: one response from a file, process start to exit (no bar)');
+out();
+const cliInput = join(mkdtempSync(join(tmpdir(), 'lrs-bench-')), 'response.txt');
+writeFileSync(cliInput, `{"name": "Ada — “the first”", 'tags': ["x", "y",], ok: True,}`);
+const cliOurs = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const cliTheirs = fileURLToPath(new URL('../node_modules/jsonrepair/bin/cli.js', import.meta.url));
+const emptyModule = join(cliInput, '..', 'empty.mjs');
+writeFileSync(emptyModule, 'export {};\n');
+const ourEnv = (cache) => {
+  const env = { ...process.env, NODE_COMPILE_CACHE: cache };
+  delete env.NODE_DISABLE_COMPILE_CACHE;
+  return env;
+};
+const warmCache = mkdtempSync(join(tmpdir(), 'lrs-bench-cache-'));
+const cliRuns = {
+  warm: { args: [cliOurs, 'repair', cliInput], env: () => ourEnv(warmCache) },
+  first: { args: [cliOurs, 'repair', cliInput], env: () => ourEnv(mkdtempSync(join(tmpdir(), 'lrs-bench-cache-'))) },
+  jsonrepair: { args: [cliTheirs, cliInput], env: () => process.env },
+  empty: { args: [emptyModule], env: () => process.env },
+};
+const cliOut = {};
+const cliMs = Object.fromEntries(Object.keys(cliRuns).map((k) => [k, []]));
+const firstCaches = [];
+for (let i = -1; i < coldRuns; i++) {
+  for (const [which, run] of Object.entries(cliRuns)) {
+    const env = run.env();
+    if (which === 'first') firstCaches.push(env.NODE_COMPILE_CACHE);
+    const t0 = process.hrtime.bigint();
+    cliOut[which] = execFileSync(process.execPath, run.args, { encoding: 'utf8', env });
+    // The first round fills the warm cache and is not counted.
+    if (i >= 0) cliMs[which].push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+}
+for (const dir of [warmCache, ...firstCaches, join(cliInput, '..')]) rmSync(dir, { recursive: true, force: true });
+if (!isDeepStrictEqual(JSON.parse(cliOut.warm), JSON.parse(cliOut.jsonrepair)))
+  throw new Error(`bench: the two command lines disagree: ${cliOut.warm} against ${cliOut.jsonrepair}`);
+const cliJr = median(cliMs.jsonrepair);
+out('| command | wall time | minus jsonrepair |');
+out('| --- | ---: | ---: |');
+for (const [which, label] of [
+  ['warm', '`llm-response-sanitizer repair FILE`, later runs'],
+  ['first', '`llm-response-sanitizer repair FILE`, first run (empty compile cache)'],
+  ['jsonrepair', '`jsonrepair FILE`'],
+  ['empty', '`node` with an empty module (the process alone)'],
+]) {
+  const ms = median(cliMs[which]);
+  out(`| ${label} | ${ms.toFixed(1)} ms | ${(ms - cliJr).toFixed(1)} ms |`);
+}
+out();
+out(
+  `Medians of ${coldRuns} runs each, interleaved. Node ${process.versions.node}: ${typeof process.getBuiltinModule('node:module').enableCompileCache === 'function' ? 'the command line compiles the library from the cache after its first run' : 'no compile cache (Node 22.1 and later have one), so the two rows of ours differ only by noise'}.`,
+);
 
 // 11. Size.
 const wasm = readFileSync(new URL('../pkg/llm_response_sanitizer_bg.wasm', import.meta.url));

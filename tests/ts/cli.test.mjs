@@ -4,7 +4,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, readFileSync, rmSync, existsSync, openSync, closeSync } from 'node:fs';
+import {
+  mkdtempSync,
+  writeFileSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  existsSync,
+  openSync,
+  closeSync,
+} from 'node:fs';
+import nodeModule from 'node:module';
 import { Readable, Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +30,10 @@ const file = (name, text) => {
   writeFileSync(p, text);
   return p;
 };
+// The program's temporary directory is this test's, where Node puts the compile cache the program turns on.
+const programEnv = { ...process.env, TMPDIR: dir };
 const run = (args, input) => {
-  const r = spawnSync(process.execPath, [cli, ...args], { input: input ?? '', encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [cli, ...args], { input: input ?? '', encoding: 'utf8', env: programEnv });
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 
@@ -60,6 +72,42 @@ test('repair: the value as strict JSON from a file or stdin; --indent; --report 
   assert.match(rep.err, /^trailing_comma: removed a trailing comma at line 3, column 37$/m);
   // Valid JSON passes as written.
   assert.equal(run(['repair'], '{"a": [1, 2]}').out, '{"a": [1, 2]}\n');
+});
+
+test("run as a program it turns on Node's compile cache where Node has one, and the library is compiled into it; imported, never", async () => {
+  const f = file('cached.txt', MESSY);
+  /** The files of the compile cache the program left in a new temporary directory, or `undefined` for none. */
+  const cached = (extra) => {
+    const tmp = mkdtempSync(join(dir, 'tmp-'));
+    const env = { ...process.env, TMPDIR: tmp, ...extra };
+    delete env.NODE_COMPILE_CACHE;
+    if (extra === undefined) delete env.NODE_DISABLE_COMPILE_CACHE;
+    for (let i = 0; i < 2; i++) {
+      const r = spawnSync(process.execPath, [cli, 'repair', f], { encoding: 'utf8', env });
+      assert.deepEqual([r.status, r.stdout, r.stderr], [0, '{"chosenIndex":"2","speech":"Hello"}\n', '']);
+    }
+    const cache = join(tmp, 'node-compile-cache');
+    if (!existsSync(cache)) return undefined;
+    return readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  };
+  const files = cached();
+  if (typeof nodeModule.enableCompileCache === 'function') {
+    // The program is compiled before it can turn the cache on; a module in the cache is the library, which it
+    // imports after (a static import would have compiled it before, and nothing would be cached).
+    assert.ok(files !== undefined && files.length >= 1, `no compile cache in ${JSON.stringify(files)}`);
+  } else {
+    assert.equal(files, undefined);
+  }
+  // The user's way out, which Node itself reads.
+  assert.equal(cached({ NODE_DISABLE_COMPILE_CACHE: '1' }), undefined);
+  // Imported, as this file imports it, the command line leaves the process's compile cache alone.
+  const io = {
+    stdin: Readable.from([]),
+    stdout: new Writable({ write: (_c, _e, cb) => cb() }),
+    stderr: process.stderr,
+  };
+  assert.equal(await main(['repair', f], io), 0);
+  if (process.env.NODE_COMPILE_CACHE === undefined) assert.equal(nodeModule.getCompileCacheDir?.(), undefined);
 });
 
 test('repair: no JSON, a forbidden repair, a limit: exit 1, a message on stderr, nothing on stdout', () => {
