@@ -782,9 +782,10 @@ for (const [which, label] of [
 
 // The command line, as a shell script or `npx` runs it: a new process from start to exit for one response
 // in a file, against jsonrepair's own command line on the same text, and an empty module for the process
-// alone. Ours turns on Node's compile cache (22.1 and later), so the first run and the later ones are
-// measured apart: the first with a new, empty cache directory each time, the later ones with one directory
-// the first run filled (both bench-owned, removed after).
+// alone. Ours turns on Node's compile cache (22.1 and later) where the system's temporary directory is, so
+// the first run and the later ones are measured apart: the first with a new, empty temporary directory each
+// time, the later ones with one the first run filled (both bench-owned, removed after). Not through
+// NODE_COMPILE_CACHE, which would cache the program itself too, as the shipped command line cannot.
 out();
 out('## Cold start of the command line: one response from a file, process start to exit (no bar)');
 out();
@@ -794,8 +795,9 @@ const cliOurs = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const cliTheirs = fileURLToPath(new URL('../node_modules/jsonrepair/bin/cli.js', import.meta.url));
 const emptyModule = join(cliInput, '..', 'empty.mjs');
 writeFileSync(emptyModule, 'export {};\n');
-const ourEnv = (cache) => {
-  const env = { ...process.env, NODE_COMPILE_CACHE: cache };
+const ourEnv = (tmp) => {
+  const env = { ...process.env, TMPDIR: tmp };
+  delete env.NODE_COMPILE_CACHE;
   delete env.NODE_DISABLE_COMPILE_CACHE;
   return env;
 };
@@ -812,7 +814,7 @@ const firstCaches = [];
 for (let i = -1; i < coldRuns; i++) {
   for (const [which, run] of Object.entries(cliRuns)) {
     const env = run.env();
-    if (which === 'first') firstCaches.push(env.NODE_COMPILE_CACHE);
+    if (which === 'first') firstCaches.push(env.TMPDIR);
     const t0 = process.hrtime.bigint();
     cliOut[which] = execFileSync(process.execPath, run.args, { encoding: 'utf8', env });
     // The first round fills the warm cache and is not counted.
