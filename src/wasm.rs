@@ -7,7 +7,9 @@
 //! converted here from byte offsets to UTF-16 indices with 1-based line and column (see
 //! [`crate::position`]).
 
-use crate::encoding::{latin1_to_utf8_in_place, push_utf16, utf16_to_utf8_in_place};
+use crate::encoding::{
+    latin1_to_utf8_in_place, push_narrow_json, push_utf16, utf16_to_utf8_in_place,
+};
 use crate::position::{locate_all, Location};
 use crate::prelude::*;
 use crate::repair::{json_string, repair_bytes, repair_latin1, repair_transcoded};
@@ -495,6 +497,16 @@ fn clean_options(
     }
 }
 
+/// `text` cleaned whole by `c` from a new cleaner's state (see [`JsCleaner::once`]).
+#[inline(never)]
+fn clean_whole(c: &mut Cleaner, text: &str) -> String {
+    c.reset();
+    let mut out = String::with_capacity(text.len());
+    c.push_into(text, &mut out);
+    c.finish_into(&mut out);
+    out
+}
+
 /// The streaming cleaner.
 #[wasm_bindgen(js_name = Cleaner)]
 pub struct JsCleaner(Cleaner);
@@ -507,6 +519,23 @@ impl JsCleaner {
         JsCleaner(Cleaner::new(&clean_options(
             items, tags, prefixes, grace, flags,
         )))
+    }
+
+    /// Cleans the next `len` bytes of input as a whole text, from the state of a new cleaner
+    /// ([`Cleaner::reset`]): one push and the finish. Leaves the text in the output buffer as
+    /// [`output_text`] writes it, or with `latin1` (the host wrote Latin-1 and decodes it: nothing the
+    /// cleaner keeps is beyond it) one byte per character, and returns its length; the removed reasoning
+    /// is then [`JsCleaner::reasoning`]'s. One call where a new cleaner took five, with its allocation
+    /// and the host's finalizer.
+    pub fn once(&mut self, len: usize, latin1: bool) -> usize {
+        let text = with_input(len, |t| clean_whole(&mut self.0, t));
+        write_output(|b| {
+            if latin1 {
+                push_narrow_json(b, text.as_bytes(), true);
+            } else {
+                push_text(b, &text);
+            }
+        })
     }
 
     /// Releases what the prefix stage holds (see [`Cleaner::flush`]), as [`output_text`].

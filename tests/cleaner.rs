@@ -312,6 +312,33 @@ proptest! {
         prop_assert_eq!(reasoning, whole.reasoning);
     }
 
+    /// A cleaner reset after any part of one text, finished or not, cleans the next as a new one does.
+    #[test]
+    fn a_reset_cleaner_is_a_new_one(
+        first in text_strategy(),
+        stop in 0.0f64..1.0,
+        finish in any::<bool>(),
+        text in text_strategy(),
+        options in options_strategy(),
+    ) {
+        let mut cleaner = Cleaner::new(&options);
+        let mut cut = (first.len() as f64 * stop) as usize;
+        while !first.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        cleaner.push(&first[..cut]);
+        if finish {
+            cleaner.finish();
+        }
+        cleaner.reset();
+        let new = Cleaner::new(&options);
+        prop_assert_eq!(cleaner.pending_reasoning(), new.pending_reasoning());
+        let out = cleaner.push(&text) + &cleaner.finish();
+        let whole = clean_detailed(&text, &options);
+        prop_assert_eq!(out, whole.text);
+        prop_assert_eq!(cleaner.reasoning(), whole.reasoning.as_deref());
+    }
+
     #[test]
     fn one_character_chunks_equal_one_shot(text in text_strategy(), options in options_strategy()) {
         let pieces: Vec<String> = text.chars().map(String::from).collect();
@@ -460,6 +487,24 @@ fn unterminated_block_comes_back_at_finish() {
     assert_eq!(cleaner.push("<think>never closed "), "");
     assert_eq!(cleaner.finish(), "<think>never closed");
     assert_eq!(cleaner.reasoning(), None);
+}
+
+#[test]
+fn reset_drops_what_was_held() {
+    let options = CleanOptions {
+        remove_assistant_prefix: true,
+        ..CleanOptions::default()
+    };
+    let mut cleaner = Cleaner::new(&options);
+    // Trailing whitespace held for trimming, then a prefix still arriving, then an open block.
+    for held in ["Hello  \n", "Assist", "<think>plan"] {
+        cleaner.reset();
+        cleaner.push(held);
+        assert!(cleaner.held_len() > 0, "{held:?}");
+        cleaner.reset();
+        assert_eq!(cleaner.held_len(), 0);
+        assert_eq!(cleaner.push("x") + &cleaner.finish(), "x", "after {held:?}");
+    }
 }
 
 #[test]

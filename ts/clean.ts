@@ -4,7 +4,7 @@
  * serves both: `clean(text)` is one push plus finish, so every chunking gives the same text.
  */
 import { PairJoiner } from './surrogates.js';
-import { newCleaner, type CoreCleanOptions, type CoreCleaner } from './wasm.js';
+import { cleanWhole, newCleaner, type CoreCleanOptions, type CoreCleaner } from './wasm.js';
 import { ModuleTrapError, assertString } from './errors.js';
 import { REASONING_TAGS } from '../pkg/vocabulary.js';
 
@@ -152,24 +152,14 @@ function coreOptions(options: CleanOptions | undefined, where: string): CoreClea
  */
 export function clean(text: string, options?: CleanOptions): string {
   assertString(text, 'clean');
-  return oneShot(text, coreOptions(options, 'clean')).text;
+  return cleanWhole(text, coreOptions(options, 'clean'), false).text;
 }
 
 /** Like {@link clean}, and also returns the removed reasoning text. */
 export function cleanDetailed(text: string, options?: CleanOptions): CleanResult {
   assertString(text, 'cleanDetailed');
-  return oneShot(text, coreOptions(options, 'cleanDetailed'));
-}
-
-/** One push plus finish: the same state machine as {@link StreamCleaner}. */
-function oneShot(text: string, options: CoreCleanOptions): CleanResult {
-  const cleaner = newCleaner(options);
-  try {
-    const out = cleaner.push(text) + cleaner.finish();
-    return { text: out, reasoning: cleaner.reasoning() ?? null };
-  } finally {
-    cleaner.free();
-  }
+  const r = cleanWhole(text, coreOptions(options, 'cleanDetailed'), true);
+  return { text: r.text, reasoning: r.reasoning ?? null };
 }
 
 /**

@@ -396,9 +396,12 @@ const NO_TEXT = 0xffffffff;
  * writes it by (its `output_text`). Read before the next call, which may write the buffer again.
  */
 function outputText(len: number): string | undefined {
-  return len === NO_TEXT
-    ? undefined
-    : readOutput(len, inputIs === FORMS.utf16 && !FAST_UTF8 ? FORMS.utf16 : FORMS.utf8);
+  return len === NO_TEXT ? undefined : readOutput(len, outputForm());
+}
+
+/** The form {@link outputText} reads text in. */
+function outputForm(): number {
+  return inputIs === FORMS.utf16 && !FAST_UTF8 ? FORMS.utf16 : FORMS.utf8;
 }
 
 /**
@@ -551,13 +554,75 @@ export interface CoreCleaner {
   free(): void;
 }
 
+/** The cleaner options as the core's constructors take them: the flags, and every tag and prefix in one string. */
+function cleanArgs(o: CoreCleanOptions): [items: string, flags: number] {
+  let flags = 0;
+  for (const name of CLEAN_FLAG_NAMES) if (o[name]) flags |= CLEAN_FLAGS[name];
+  // Each ended by a NUL (which `coreOptions` rejects inside them).
+  let items = '';
+  for (const list of [o.tags, o.prefixes, o.endpointPrefixes]) for (const s of list) items += `${s}\0`;
+  return [items, flags];
+}
+
+const CLEAN_FLAG_NAMES = Object.keys(CLEAN_FLAGS) as (keyof typeof CLEAN_FLAGS)[];
+
+/**
+ * The core cleaner that cleans whole texts (`once`), made for the options of the last call and kept while
+ * they stay the same, in the instance it was made in. Off the finalizers: it is freed when replaced.
+ */
+const whole = { core: undefined as Cleaner | undefined, items: '', tags: 0, prefixes: 0, grace: 0, flags: 0, made: -1 };
+
+/**
+ * `text` cleaned whole by the core (one push and the finish from a new cleaner's state: the text any chunking
+ * gives), with the removed reasoning when `withReasoning`. A cleaner is made only when the options differ
+ * from the last call's.
+ */
+export function cleanWhole(
+  text: string,
+  o: CoreCleanOptions,
+  withReasoning: boolean,
+): { text: string; reasoning: string | undefined } {
+  assertReady();
+  const [items, flags] = cleanArgs(o);
+  try {
+    const w = whole;
+    if (
+      w.made !== generation ||
+      w.items !== items ||
+      w.flags !== flags ||
+      w.grace !== o.grace ||
+      w.tags !== o.tags.length ||
+      w.prefixes !== o.prefixes.length
+    ) {
+      // One of an earlier instance went with it.
+      if (w.made === generation) w.core?.free();
+      w.core = undefined;
+      const core = new Cleaner(items, o.tags.length, o.prefixes.length, o.grace, flags);
+      detachFinalizer(core);
+      Object.assign(w, {
+        core,
+        items,
+        tags: o.tags.length,
+        prefixes: o.prefixes.length,
+        grace: o.grace,
+        flags,
+        made: generation,
+      });
+    }
+    const len = writeInput(text);
+    // Text written as Latin-1 comes back so where `Buffer` decodes it: the fastest form to read.
+    const latin1 = inputIs === FORMS.latin1 && NodeBuffer !== undefined;
+    const out = readOutput(w.core!.once(len, latin1), latin1 ? FORMS.latin1 : outputForm());
+    return { text: out, reasoning: withReasoning ? outputText(w.core!.reasoning()) : undefined };
+  } catch (error) {
+    throw afterTrap(error);
+  }
+}
+
 /** A streaming cleaner in the core. */
 export function newCleaner(o: CoreCleanOptions): CoreCleaner {
   assertReady();
-  let flags = 0;
-  for (const name of Object.keys(CLEAN_FLAGS) as (keyof typeof CLEAN_FLAGS)[]) if (o[name]) flags |= CLEAN_FLAGS[name];
-  // Every tag and prefix in one string, each ended by a NUL (which `coreOptions` rejects inside them).
-  const items = [...o.tags, ...o.prefixes, ...o.endpointPrefixes].map((s) => `${s}\0`).join('');
+  const [items, flags] = cleanArgs(o);
   const core = enter(() => new Cleaner(items, o.tags.length, o.prefixes.length, o.grace, flags));
   const free = own(core, '__wbg_cleaner_free');
   const use = stateful('StreamCleaner');

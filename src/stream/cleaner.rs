@@ -305,6 +305,10 @@ pub struct Cleaner {
     mid: String,
     reasoning: Option<String>,
     finished: bool,
+    /// The options that set where a new cleaner starts (see [`Cleaner::reset`]).
+    only_closing: bool,
+    grace_from_start: bool,
+    think_only: bool,
 }
 
 impl Cleaner {
@@ -318,9 +322,54 @@ impl Cleaner {
         let opens = Tags::new(pairs.iter().map(|t| t.start.as_str()));
         let closes = Tags::new(pairs.iter().map(|t| t.end.as_str()));
         let close_each = pairs.iter().map(|t| Tags::new([t.end.as_str()])).collect();
-        let think = if pairs.is_empty() {
+        let mut cleaner = Cleaner {
+            opens,
+            closes,
+            close_each,
+            grace: options.opening_tag_grace_period,
+            think: Think::Pass,
+            prefixes: listed(&options.response_start_text_to_remove, false),
+            endpoint_prefixes: listed(&options.response_start_text_to_remove_endpoint_wide, true),
+            keep_unclosed: options.keep_text_without_closing_tag,
+            timestamp: options.remove_timestamp_prefix,
+            assistant: options.remove_assistant_prefix,
+            trim: options.trim && !options.think_only,
+            step: STEP_BODY,
+            strip: false,
+            buf: String::new(),
+            trailing: String::new(),
+            mid: String::new(),
+            reasoning: None,
+            finished: false,
+            only_closing: options.expect_only_closing_think_tag,
+            grace_from_start: options.grace_includes_leading_whitespace,
+            think_only: options.think_only,
+        };
+        cleaner.reset();
+        cleaner
+    }
+
+    /// Puts the cleaner back where a new one with the same options starts, without building its tag
+    /// searches again: for cleaning one whole text after another.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use llm_response_sanitizer::{clean, CleanOptions, Cleaner};
+    ///
+    /// let options = CleanOptions::default();
+    /// let mut cleaner = Cleaner::new(&options);
+    /// assert_eq!(cleaner.push("<think>Hmm.</think> Yes."), "Yes.");
+    /// cleaner.reset();
+    /// assert_eq!(cleaner.reasoning(), None);
+    /// let text = cleaner.push("  <think>A plan.</think>No.  ") + &cleaner.finish();
+    /// assert_eq!(text, clean("  <think>A plan.</think>No.  ", &options));
+    /// assert_eq!(cleaner.reasoning(), Some("A plan."));
+    /// ```
+    pub fn reset(&mut self) {
+        self.think = if self.close_each.is_empty() {
             Think::Pass
-        } else if options.expect_only_closing_think_tag {
+        } else if self.only_closing {
             Think::Discard {
                 held: String::new(),
                 scan: 0,
@@ -329,35 +378,21 @@ impl Cleaner {
             Think::Search {
                 held: String::new(),
                 base: 0,
-                in_lead: !options.grace_includes_leading_whitespace,
+                in_lead: !self.grace_from_start,
                 count: 0,
                 limit: None,
             }
         };
-        Cleaner {
-            opens,
-            closes,
-            close_each,
-            grace: options.opening_tag_grace_period,
-            think,
-            prefixes: listed(&options.response_start_text_to_remove, false),
-            endpoint_prefixes: listed(&options.response_start_text_to_remove_endpoint_wide, true),
-            keep_unclosed: options.keep_text_without_closing_tag,
-            timestamp: options.remove_timestamp_prefix,
-            assistant: options.remove_assistant_prefix,
-            trim: options.trim && !options.think_only,
-            step: if options.think_only {
-                STEP_BODY
-            } else {
-                STEP_CUSTOM
-            },
-            strip: !options.think_only,
-            buf: String::new(),
-            trailing: String::new(),
-            mid: String::new(),
-            reasoning: None,
-            finished: false,
-        }
+        self.step = if self.think_only {
+            STEP_BODY
+        } else {
+            STEP_CUSTOM
+        };
+        self.strip = !self.think_only;
+        self.buf.clear();
+        self.trailing.clear();
+        self.reasoning = None;
+        self.finished = false;
     }
 
     /// Takes the next chunk and returns the text that is now final.

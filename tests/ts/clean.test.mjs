@@ -212,6 +212,59 @@ test('every chunking of generated text equals clean(), which equals the spec rea
   }
 });
 
+test('one clean() after another: each with its own options, nothing carried over from the last', () => {
+  // clean() keeps one core cleaner for the options of its last call and resets it between texts: a call
+  // must never see the options, the state or the reasoning of the one before.
+  const text = '  <a>plan</a> X Y <think>inner</think> tail  ';
+  const a = { startThinkTag: '<a>', endThinkTag: '</a>' };
+  // Neighbours differ in one thing each: the same tags and prefixes in the same order split differently
+  // between the lists, then a flag, then the text of a tag.
+  const runs = [
+    [
+      {
+        thinkTags: [
+          { start: '<a>', end: '</a>' },
+          { start: 'X', end: 'Y' },
+        ],
+      },
+      'X Y <think>inner</think> tail',
+      'plan',
+    ],
+    [{ ...a, responseStartTextToRemoveEndpointWide: ['X', 'Y'] }, 'Y <think>inner</think> tail', 'plan'],
+    [
+      { ...a, responseStartTextToRemove: ['X'], responseStartTextToRemoveEndpointWide: ['Y'] },
+      '<think>inner</think> tail',
+      'plan',
+    ],
+    [{ ...a, responseStartTextToRemove: ['X', 'Y'] }, 'Y <think>inner</think> tail', 'plan'],
+    [{ ...a, responseStartTextToRemove: ['X', 'Y'], trim: false }, 'Y <think>inner</think> tail  ', 'plan'],
+    [
+      { startThinkTag: '<b>', endThinkTag: '</b>', responseStartTextToRemove: ['X', 'Y'], trim: false },
+      '<a>plan</a> X Y <think>inner</think> tail  ',
+      null,
+    ],
+    [undefined, '<a>plan</a> X Y  tail', 'inner'],
+  ];
+  for (const [options, expected, reasoning] of [...runs, ...runs.reverse()]) {
+    const label = JSON.stringify(options);
+    assert.equal(clean(text, options), expected, label);
+    assert.equal(streamed([text], options), expected, label);
+    assert.deepEqual(cleanDetailed(text, options), { text: expected, reasoning }, label);
+  }
+  for (const grace of [2, 1, 2]) {
+    assert.equal(
+      clean('ab<think>x</think>c', { openingTagGracePeriod: grace }),
+      grace === 2 ? 'abc' : 'ab<think>x</think>c',
+    );
+  }
+  // A block left open is given back; the reasoning of the text before is not reported again.
+  assert.deepEqual(cleanDetailed('<think>a</think>b'), { text: 'b', reasoning: 'a' });
+  assert.deepEqual(cleanDetailed('<think>open'), { text: '<think>open', reasoning: null });
+  assert.deepEqual(cleanDetailed('Assistant: hi', { removeAssistantPrefix: true }), { text: 'hi', reasoning: null });
+  assert.equal(clean('  Assistant: hi', { removeAssistantPrefix: true }), 'hi');
+  assert.equal(clean('Assistant: hi'), 'Assistant: hi');
+});
+
 test('a surrogate pair split between chunks comes out intact', () => {
   const text = '<think>🤔</think>😀 ok 👍';
   const units = text.split('');

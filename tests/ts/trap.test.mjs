@@ -19,6 +19,8 @@ import {
   compileSchema,
   StreamCleaner,
   PartialJsonParser,
+  clean,
+  cleanDetailed,
   ModuleTrapError,
   JsonRepairError,
 } from '../../dist/browser.js';
@@ -104,6 +106,20 @@ test('a trap inside a stream costs that stream only', () => {
   assertTrapped(() => cleaner.push('y'.repeat(4_000_000)));
   assertStale(() => cleaner.finish(), 'StreamCleaner');
   assert.equal(cleanAll(new StreamCleaner({ removeAssistantPrefix: true }), CHUNKS), CLEANED);
+});
+
+test('clean() traps alone, and after a trap cleans with a cleaner of the new instance', () => {
+  const options = { removeAssistantPrefix: true };
+  // clean() keeps a cleaner for its last options: it was made in the instance that is about to go.
+  assert.equal(clean(CHUNKS.join(''), options), CLEANED);
+  assertTrapped(() => clean('y'.repeat(4_000_000), options));
+  assert.equal(wasmMemorySize(), INITIAL);
+  for (let i = 0; i < 3; i++) {
+    assert.deepEqual(cleanDetailed(CHUNKS.join(''), options), { text: CLEANED, reasoning: 'plan more' });
+    assert.equal(clean(` ${CHUNKS.join('')} `, options), CLEANED);
+  }
+  assertTrapped(() => repairJson(TOO_BIG));
+  assert.equal(clean(CHUNKS.join(''), options), CLEANED);
 });
 
 test('a compiled schema goes on working after a trap, even one that trapped itself', () => {
