@@ -100,8 +100,13 @@ function list(
   throw new TypeError(`${where}: ${key} must be a string or an array of strings`);
 }
 
+/** The options of calls that give none, made at the first. */
+let defaults: CoreCleanOptions | undefined;
+
 /** Validates options and fills in defaults. */
 function coreOptions(options: CleanOptions | undefined, where: string): CoreCleanOptions {
+  // The same object for every call without options: the core's one-shot cleaner is kept for it.
+  if (options === undefined) return (defaults ??= Object.freeze(coreOptions({}, where)));
   const o: CleanOptions = options ?? {};
   if (typeof o !== 'object' || o === null) throw new TypeError(`${where}: options must be an object`);
   let tags: string[];

@@ -570,7 +570,17 @@ const CLEAN_FLAG_NAMES = Object.keys(CLEAN_FLAGS) as (keyof typeof CLEAN_FLAGS)[
  * The core cleaner that cleans whole texts (`once`), made for the options of the last call and kept while
  * they stay the same, in the instance it was made in. Off the finalizers: it is freed when replaced.
  */
-const whole = { core: undefined as Cleaner | undefined, items: '', tags: 0, prefixes: 0, grace: 0, flags: 0, made: -1 };
+const whole = {
+  core: undefined as Cleaner | undefined,
+  /** The options object of the last call: the same object (the defaults are one) needs no comparing. */
+  options: undefined as CoreCleanOptions | undefined,
+  items: '',
+  tags: 0,
+  prefixes: 0,
+  grace: 0,
+  flags: 0,
+  made: -1,
+};
 
 /**
  * `text` cleaned whole by the core (one push and the finish from a new cleaner's state: the text any chunking
@@ -583,31 +593,28 @@ export function cleanWhole(
   withReasoning: boolean,
 ): { text: string; reasoning: string | undefined } {
   assertReady();
-  const [items, flags] = cleanArgs(o);
   try {
     const w = whole;
-    if (
-      w.made !== generation ||
-      w.items !== items ||
-      w.flags !== flags ||
-      w.grace !== o.grace ||
-      w.tags !== o.tags.length ||
-      w.prefixes !== o.prefixes.length
-    ) {
-      // One of an earlier instance went with it.
-      if (w.made === generation) w.core?.free();
-      w.core = undefined;
-      const core = new Cleaner(items, o.tags.length, o.prefixes.length, o.grace, flags);
-      detachFinalizer(core);
-      Object.assign(w, {
-        core,
-        items,
-        tags: o.tags.length,
-        prefixes: o.prefixes.length,
-        grace: o.grace,
-        flags,
-        made: generation,
-      });
+    if (w.made !== generation || w.options !== o) {
+      const [items, flags] = cleanArgs(o);
+      if (
+        w.made !== generation ||
+        w.items !== items ||
+        w.flags !== flags ||
+        w.grace !== o.grace ||
+        w.tags !== o.tags.length ||
+        w.prefixes !== o.prefixes.length
+      ) {
+        // One of an earlier instance went with it.
+        if (w.made === generation) w.core?.free();
+        w.core = undefined;
+        w.made = -1;
+        const core = new Cleaner(items, o.tags.length, o.prefixes.length, o.grace, flags);
+        detachFinalizer(core);
+        Object.assign(w, { core, items, tags: o.tags.length, prefixes: o.prefixes.length, grace: o.grace, flags });
+        w.made = generation;
+      }
+      w.options = o;
     }
     const len = writeInput(text);
     // Text written as Latin-1 comes back so where `Buffer` decodes it: the fastest form to read.
