@@ -106,7 +106,10 @@ let defaults: CoreCleanOptions | undefined;
 /** Validates options and fills in defaults. */
 function coreOptions(options: CleanOptions | undefined, where: string): CoreCleanOptions {
   // The same object for every call without options: the core's one-shot cleaner is kept for it.
-  if (options === undefined) return (defaults ??= Object.freeze(coreOptions({}, where)));
+  if (options === undefined) {
+    defaults ??= Object.freeze(coreOptions({}, where));
+    return defaults;
+  }
   const o: CleanOptions = options ?? {};
   if (typeof o !== 'object' || o === null) throw new TypeError(`${where}: options must be an object`);
   let tags: string[];
