@@ -497,16 +497,6 @@ fn clean_options(
     }
 }
 
-/// `text` cleaned whole by `c` from a new cleaner's state (see [`JsCleaner::once`]).
-#[inline(never)]
-fn clean_whole(c: &mut Cleaner, text: &str) -> String {
-    c.reset();
-    let mut out = String::with_capacity(text.len());
-    c.push_into(text, &mut out);
-    c.finish_into(&mut out);
-    out
-}
-
 /// The streaming cleaner.
 #[wasm_bindgen(js_name = Cleaner)]
 pub struct JsCleaner(Cleaner);
@@ -521,14 +511,13 @@ impl JsCleaner {
         )))
     }
 
-    /// Cleans the next `len` bytes of input as a whole text, from the state of a new cleaner
-    /// ([`Cleaner::reset`]): one push and the finish. Leaves the text in the output buffer as
-    /// [`output_text`] writes it, or with `latin1` (the host wrote Latin-1 and decodes it: nothing the
-    /// cleaner keeps is beyond it) one byte per character, and returns its length; the removed reasoning
-    /// is then [`JsCleaner::reasoning`]'s. One call where a new cleaner took five, with its allocation
-    /// and the host's finalizer.
+    /// Cleans the next `len` bytes of input as a whole text ([`Cleaner::clean_whole`]). Leaves the text
+    /// in the output buffer as [`output_text`] writes it, or with `latin1` (the host wrote Latin-1 and
+    /// decodes it: nothing the cleaner keeps is beyond it) one byte per character, and returns its
+    /// length; the removed reasoning is then [`JsCleaner::reasoning`]'s. One call where a new cleaner took
+    /// five, with its allocation and the host's finalizer.
     pub fn once(&mut self, len: usize, latin1: bool) -> usize {
-        let text = with_input(len, |t| clean_whole(&mut self.0, t));
+        let text = with_input(len, |t| self.0.clean_whole(t));
         write_output(|b| {
             if latin1 {
                 push_narrow_json(b, text.as_bytes(), true);

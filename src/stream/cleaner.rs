@@ -195,11 +195,9 @@ pub fn clean(text: &str, options: &CleanOptions) -> String {
 /// ```
 pub fn clean_detailed(text: &str, options: &CleanOptions) -> Cleaned {
     let mut cleaner = Cleaner::new(options);
-    let mut out = String::with_capacity(text.len());
-    cleaner.push_into(text, &mut out);
-    cleaner.finish_into(&mut out);
+    let text = cleaner.clean_whole(text);
     Cleaned {
-        text: out,
+        text,
         reasoning: cleaner.reasoning,
     }
 }
@@ -393,6 +391,29 @@ impl Cleaner {
         self.trailing.clear();
         self.reasoning = None;
         self.finished = false;
+    }
+
+    /// Cleans `text` as a whole response, from a new cleaner's state ([`Cleaner::reset`]): one push and the
+    /// finish, [`clean`]'s text. The removed reasoning is then [`Cleaner::reasoning`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use llm_response_sanitizer::{CleanOptions, Cleaner};
+    ///
+    /// let mut cleaner = Cleaner::new(&CleanOptions::default());
+    /// assert_eq!(cleaner.clean_whole("<think>Hm.</think> One."), "One.");
+    /// assert_eq!(cleaner.clean_whole(" Two. "), "Two.");
+    /// assert_eq!(cleaner.reasoning(), None);
+    /// ```
+    // Out of line: the binding calls it at two sites (checked UTF-8 and not).
+    #[inline(never)]
+    pub fn clean_whole(&mut self, text: &str) -> String {
+        self.reset();
+        let mut out = String::with_capacity(text.len());
+        self.push_into(text, &mut out);
+        self.finish_into(&mut out);
+        out
     }
 
     /// Takes the next chunk and returns the text that is now final.
