@@ -5,7 +5,7 @@
 //! The one-shot [`super::repair`] feeds it the whole text once; a stream feeds it each longer prefix
 //! with `more` set, and the same code therefore gives the same result for every chunking.
 
-use super::chars::is_word_byte;
+use super::chars::{fullwidth_punct, is_word_byte};
 use super::locate::Source;
 use super::parser::{Fault, Output, Parser, Stop};
 use super::Options;
@@ -87,18 +87,21 @@ const DOUBLED_LOOK: usize = 256;
 
 /// Whether the key or string whose doubled opening quote ends at `from` is closed by a doubled quote:
 /// a word's first byte at `from`, and the next quote within [`DOUBLED_LOOK`] bytes doubled. An empty key
-/// or string (`{"": 1}`, `["", "a",]`) is not one, nor is a quote that nothing closes (`[""，null]`).
+/// or string (`{"": 1}`, `["", "a",]`) is not one, nor is a quote that nothing closes (`[""，null]`), nor
+/// an empty one before full-width punctuation (`[""，[""]]`: `，` is a comma, not a word).
 /// `None` while a stream has not yet brought the bytes that decide.
 fn doubled_at(s: &[u8], from: usize, more: bool) -> Option<bool> {
     let end = s.len().min(from + DOUBLED_LOOK);
     let Some(&first) = s.get(from) else {
         return (!more).then_some(false);
     };
+    // A character never spans two chunks: a full-width comma or colon has arrived whole.
+    let word = is_word_byte(first) && fullwidth_punct(s, from).is_none();
     let quote = s[from..end].iter().position(|&b| b == b'"');
     match quote.map(|k| s.get(from + k + 1)) {
-        Some(Some(&b)) => Some(is_word_byte(first) && b == b'"'),
+        Some(Some(&b)) => Some(word && b == b'"'),
         // A quote at the end of what has come, or no quote yet in less than the look.
-        Some(None) | None if more && end == s.len() && is_word_byte(first) => None,
+        Some(None) | None if more && end == s.len() && word => None,
         _ => Some(false),
     }
 }
