@@ -242,16 +242,18 @@ fn put_utf8(buf: &mut [u8], to: usize, c: u32) -> usize {
 }
 
 /// Turns the UTF-16LE text (`len` code units) in `buf[len..3 * len]` into UTF-8 at the start of `buf`
-/// and returns its length; a lone surrogate becomes U+FFFD, as `TextEncoder` writes it. Node copies a
+/// and returns its length, and whether it held a lone surrogate, which becomes U+FFFD, as `TextEncoder`
+/// writes it (the host's string then has a unit the text cannot: see `utf16_span`). Node copies a
 /// string V8 stores in two bytes per character into memory as it is, ten times faster than
 /// `TextEncoder.encodeInto` transcodes it, and ASCII moves here eight units at a time.
 ///
 /// After `k` units are read, at most `3k` bytes are written, and the next unit starts at byte `len + 2k`,
 /// which `3k` reaches only at `k == len`: the writing never overtakes the reading.
 #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
-pub(crate) fn utf16_to_utf8_in_place(buf: &mut [u8], len: usize) -> usize {
+pub(crate) fn utf16_to_utf8_in_place(buf: &mut [u8], len: usize) -> (usize, bool) {
     let (mut from, end) = (len, 3 * len);
     let mut to = 0;
+    let mut lone = false;
     while from < end {
         // With sixteen units left or more, `to + 16 <= 3k + 16 <= len + 2k`: the sixteen bytes stored
         // here never reach the units not yet read.
@@ -303,7 +305,10 @@ pub(crate) fn utf16_to_utf8_in_place(buf: &mut [u8], len: usize) -> usize {
                     from += 2;
                     0x1_0000 + ((u - 0xd800) << 10) + (low - 0xdc00)
                 }
-                0xd800..=0xdfff => 0xfffd,
+                0xd800..=0xdfff => {
+                    lone = true;
+                    0xfffd
+                }
                 _ => u,
             };
             word_start = c < 0x80;
@@ -316,7 +321,7 @@ pub(crate) fn utf16_to_utf8_in_place(buf: &mut [u8], len: usize) -> usize {
             }
         }
     }
-    to
+    (to, lone)
 }
 
 /// [`utf16_to_utf8_in_place`]'s runs: the characters of one UTF-8 length, two or three bytes, from the
@@ -371,7 +376,7 @@ fn utf16_run(buf: &mut [u8], from: usize, end: usize, to: usize) -> (usize, usiz
 pub fn utf16_to_utf8(units: &[u16]) -> Vec<u8> {
     let mut buf = vec![0; units.len()];
     buf.extend(units.iter().flat_map(|u| u.to_le_bytes()));
-    let n = utf16_to_utf8_in_place(&mut buf, units.len());
+    let (n, _) = utf16_to_utf8_in_place(&mut buf, units.len());
     buf.truncate(n);
     buf
 }
@@ -835,11 +840,13 @@ mod tests {
         }
     }
 
-    /// `units` written as UTF-16LE after `units.len()` bytes and transcoded in place.
+    /// `units` written as UTF-16LE after `units.len()` bytes and transcoded in place; the transcoder
+    /// says it met a lone surrogate exactly when the standard decoder rejects the units.
     fn utf16_round_trip(units: &[u16]) -> Vec<u8> {
         let mut buf = vec![b'#'; units.len()];
         buf.extend(units.iter().flat_map(|u| u.to_le_bytes()));
-        let n = utf16_to_utf8_in_place(&mut buf, units.len());
+        let (n, lone) = utf16_to_utf8_in_place(&mut buf, units.len());
+        assert_eq!(lone, String::from_utf16(units).is_err(), "{units:x?}");
         buf.truncate(n);
         buf
     }

@@ -339,6 +339,30 @@ proptest! {
         prop_assert_eq!(cleaner.reasoning(), whole.reasoning.as_deref());
     }
 
+    /// The reasoning's span, after a whole text or any chunking of it (after a reset too), is where the
+    /// reasoning is in the text.
+    #[test]
+    fn the_reasoning_span_is_where_the_reasoning_is(
+        first in text_strategy(),
+        text in text_strategy(),
+        options in options_strategy(),
+        cuts in prop::collection::vec(0.0f64..1.0, 0..12),
+    ) {
+        let mut cleaner = Cleaner::new(&options);
+        cleaner.clean_whole(&first);
+        let whole = clean_detailed(&text, &options);
+        cleaner.clean_whole(&text);
+        let span = cleaner.reasoning_span();
+        prop_assert_eq!(span.clone().and_then(|r| text.get(r)), whole.reasoning.as_deref());
+        prop_assert_eq!(span.is_some(), whole.reasoning.is_some());
+        let mut streamed = Cleaner::new(&options);
+        for chunk in split_at_fractions(&text, &cuts) {
+            streamed.push(chunk);
+        }
+        streamed.finish();
+        prop_assert_eq!(streamed.reasoning_span(), span);
+    }
+
     #[test]
     fn one_character_chunks_equal_one_shot(text in text_strategy(), options in options_strategy()) {
         let pieces: Vec<String> = text.chars().map(String::from).collect();
@@ -487,6 +511,25 @@ fn unterminated_block_comes_back_at_finish() {
     assert_eq!(cleaner.push("<think>never closed "), "");
     assert_eq!(cleaner.finish(), "<think>never closed");
     assert_eq!(cleaner.reasoning(), None);
+}
+
+/// The span counts the text released before the block in earlier chunks, and a tag split between chunks.
+#[test]
+fn the_reasoning_span_counts_what_earlier_chunks_released() {
+    let text = "Sure. <think>Hm.</think> One.";
+    for cut in [3, 6, 9, 14] {
+        let mut cleaner = Cleaner::new(&CleanOptions::default());
+        let out = cleaner.push(&text[..cut]) + &cleaner.push(&text[cut..]) + &cleaner.finish();
+        assert_eq!(out, "Sure.  One.");
+        assert_eq!(cleaner.reasoning_span(), Some(13..16), "cut at {cut}");
+    }
+    let only_closing = CleanOptions {
+        expect_only_closing_think_tag: true,
+        ..CleanOptions::default()
+    };
+    let mut cleaner = Cleaner::new(&only_closing);
+    assert_eq!(cleaner.clean_whole("Hm.</think> One."), "One.");
+    assert_eq!(cleaner.reasoning_span(), Some(0..3));
 }
 
 #[test]

@@ -21,6 +21,7 @@ import initAsync, {
 import { CLEAN_FLAGS, FORMS, REPAIR_KIND_INFO } from '../pkg/vocabulary.js';
 import type { RepairKind, RepairRecord } from './repair.js';
 import { ModuleTrapError } from './errors.js';
+import { hasLoneSurrogate } from './surrogates.js';
 
 let ready = false;
 let exports: InitOutput | undefined;
@@ -619,8 +620,15 @@ export function cleanWhole(
     const len = writeInput(text);
     // Text written as Latin-1 comes back so where `Buffer` decodes it: the fastest form to read.
     const latin1 = inputIs === FORMS.latin1 && NodeBuffer !== undefined;
-    const out = readOutput(w.core!.once(len, latin1), latin1 ? FORMS.latin1 : outputForm());
-    return { text: out, reasoning: withReasoning ? outputText(w.core!.reasoning()) : undefined };
+    // The reasoning is a piece of the text, sliced from it where the core's text has the same units: the
+    // core knows after Latin-1 and UTF-16; after UTF-8, a lone surrogate became U+FFFD.
+    const span = withReasoning && (inputIs !== FORMS.utf8 || !hasLoneSurrogate(text));
+    const out = readOutput(w.core!.once(len, latin1, span), latin1 ? FORMS.latin1 : outputForm());
+    if (!withReasoning) return { text: out, reasoning: undefined };
+    const start = w.core!.reasoningEdge(false);
+    const reasoning =
+      start === NO_TEXT ? outputText(w.core!.reasoning()) : text.slice(start, w.core!.reasoningEdge(true));
+    return { text: out, reasoning };
   } catch (error) {
     throw afterTrap(error);
   }

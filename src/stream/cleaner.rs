@@ -223,6 +223,8 @@ enum Think {
         pair: usize,
         /// The block from its opening tag on.
         block: String,
+        /// Stream offset of `block[0]`.
+        at: usize,
         open_len: usize,
         /// Where the next search for the closing tag starts.
         scan: usize,
@@ -302,6 +304,8 @@ pub struct Cleaner {
     /// Scratch space for the think stage's output.
     mid: String,
     reasoning: Option<String>,
+    /// Stream offset of the reasoning's first byte, once there is reasoning.
+    reasoning_at: usize,
     finished: bool,
     /// The options that set where a new cleaner starts (see [`Cleaner::reset`]).
     only_closing: bool,
@@ -338,6 +342,7 @@ impl Cleaner {
             trailing: String::new(),
             mid: String::new(),
             reasoning: None,
+            reasoning_at: 0,
             finished: false,
             only_closing: options.expect_only_closing_think_tag,
             grace_from_start: options.grace_includes_leading_whitespace,
@@ -390,6 +395,8 @@ impl Cleaner {
         self.buf.clear();
         self.trailing.clear();
         self.reasoning = None;
+        // Only-closing mode's reasoning starts the text: nothing sets this there.
+        self.reasoning_at = 0;
         self.finished = false;
     }
 
@@ -499,6 +506,26 @@ impl Cleaner {
         self.reasoning.as_deref()
     }
 
+    /// Where the removed reasoning is in the text pushed since the cleaner was made or reset, as a byte
+    /// range: it is always one piece of that text, between the tags. A host that holds the text can take
+    /// the reasoning from it instead of copying [`Cleaner::reasoning`] across.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use llm_response_sanitizer::{CleanOptions, Cleaner};
+    ///
+    /// let text = "Sure. <think>Hm.</think> One.";
+    /// let mut cleaner = Cleaner::new(&CleanOptions::default());
+    /// assert_eq!(cleaner.clean_whole(text), "Sure.  One.");
+    /// assert_eq!(cleaner.reasoning_span(), Some(13..16));
+    /// assert_eq!(cleaner.reasoning(), text.get(13..16));
+    /// ```
+    pub fn reasoning_span(&self) -> Option<core::ops::Range<usize>> {
+        let r = self.reasoning.as_ref()?;
+        Some(self.reasoning_at..self.reasoning_at + r.len())
+    }
+
     /// The text of a reasoning block that is open but not yet closed, without its opening tag and
     /// without the start of a closing tag that may be arriving. It is provisional: if the text ends
     /// before the closing tag, standard mode gives the block back as answer text.
@@ -585,6 +612,7 @@ impl Cleaner {
                             self.think = Think::Inside {
                                 pair: tag,
                                 block,
+                                at: *base + start,
                                 open_len,
                                 scan: open_len,
                             };
@@ -610,6 +638,7 @@ impl Cleaner {
                 Think::Inside {
                     pair,
                     block,
+                    at,
                     open_len,
                     scan,
                 } => {
@@ -618,6 +647,7 @@ impl Cleaner {
                             // Think block closed: drop it, keep what follows.
                             let end = start + self.close_each[*pair].len_of(0);
                             self.reasoning = Some(sub(block, *open_len..start).to_owned());
+                            self.reasoning_at = *at + *open_len;
                             append(out, sub(block, end..));
                             self.think = Think::Pass;
                         }

@@ -14,7 +14,7 @@ import {
   parseDetailed,
 } from 'llm-response-sanitizer';
 import { rng } from '../../benches/workloads.mjs';
-import { cutAt } from './fixtures.mjs';
+import { cutAt, reasoningCases } from './fixtures.mjs';
 
 const { cases } = JSON.parse(readFileSync(new URL('../fixtures/clean/cases.json', import.meta.url), 'utf8'));
 
@@ -263,6 +263,11 @@ test('one clean() after another: each with its own options, nothing carried over
   assert.deepEqual(cleanDetailed('Assistant: hi', { removeAssistantPrefix: true }), { text: 'hi', reasoning: null });
   assert.equal(clean('  Assistant: hi', { removeAssistantPrefix: true }), 'hi');
   assert.equal(clean('Assistant: hi'), 'Assistant: hi');
+});
+
+test('cleanDetailed reports the reasoning as the stream does, a lone surrogate as U+FFFD', () => {
+  for (const [got, expected, label] of reasoningCases({ cleanDetailed, StreamCleaner }))
+    assert.deepEqual(got, expected, label);
 });
 
 test('a surrogate pair split between chunks comes out intact', () => {

@@ -33,3 +33,52 @@ export function mentionsReasoning(t) {
     ({ start, end }) => lower.includes(start.toLowerCase()) || lower.includes(end.toLowerCase()),
   );
 }
+
+/** `s` with each lone surrogate as U+FFFD, as it crosses into the core. */
+export const lonesAsReplacement = (s) =>
+  s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+
+/**
+ * The reasoning cleanDetailed reports, and what a StreamCleaner fed the text in two chunks reports, for
+ * reasoning of every script before and after other text, short texts and long, with lone surrogates in the
+ * reasoning or elsewhere. cleanDetailed slices it from the caller's string where it can: it must be the
+ * core's text all the same (a lone surrogate as U+FFFD), whatever form the text crossed in. Gives
+ * `[result, the expected one, a label]`: cleanDetailed's, then the stream's reasoning.
+ */
+export function reasoningCases(api) {
+  const bodies = [
+    'r',
+    'plan',
+    'déjà ÿ',
+    'it’s “ready” — wait…',
+    '你好，世界。',
+    'привет',
+    '😀 ok',
+    'x\ud800y',
+    '\udc00',
+    'a\ud83d',
+  ];
+  const tails = ['', ' answer', ' réponse é', ' — “answer”', ' 答案', ' \ud800 after', ' 😀'];
+  const leads = ['', 'Sure. ', 'ça ', '“', '你好 ', '\udfff'];
+  const out = [];
+  for (const body of bodies)
+    for (const tail of tails)
+      for (const lead of leads)
+        for (const pad of ['', 'p'.repeat(40)]) {
+          const reasoning = pad + body + pad;
+          for (const [options, text] of [
+            [undefined, `${lead}<think>${reasoning}</think>${tail}`],
+            [{ expectOnlyClosingThinkTag: true }, `${reasoning}</think>${tail}`],
+            [{ startThinkTag: '[THINK]', endThinkTag: '[/THINK]' }, `${lead}[THINK]${reasoning}[/THINK]${tail}`],
+          ]) {
+            const got = api.cleanDetailed(text, options);
+            const s = new api.StreamCleaner(options);
+            const cut = Math.floor(text.length / 2);
+            const streamedText = s.push(text.slice(0, cut)) + s.push(text.slice(cut)) + s.finish();
+            const expected = { text: streamedText, reasoning: lonesAsReplacement(reasoning) };
+            out.push([got, expected, JSON.stringify(text)]);
+            out.push([s.reasoning, expected.reasoning, `${JSON.stringify(text)}, streamed`]);
+          }
+        }
+  return out;
+}

@@ -7,6 +7,7 @@ import api from './browser-door.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { reasoningCases } from './fixtures.mjs';
 
 const { parseAndRepair, repairJson, parseDetailed, PartialJsonParser, JsonRepairError, clean, StreamCleaner } = api;
 
@@ -89,4 +90,8 @@ test('a host whose TextDecoder reads no UTF-16 gets every text as UTF-8 instead'
   `;
   const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
   assert.deepStrictEqual(out, ['{"s":"你好"}', '你好', { s: '你好，世界', e: '😀' }, '你好，世界']);
+});
+
+test('cleanDetailed reports the reasoning as the stream does without Buffer, a lone surrogate as U+FFFD', () => {
+  for (const [got, expected, label] of reasoningCases(api)) assert.deepEqual(got, expected, label);
 });
