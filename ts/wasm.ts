@@ -573,15 +573,24 @@ const CLEAN_FLAG_NAMES = Object.keys(CLEAN_FLAGS) as (keyof typeof CLEAN_FLAGS)[
  */
 const whole = {
   core: undefined as Cleaner | undefined,
-  /** The options object of the last call: the same object (the defaults are one) needs no comparing. */
+  /**
+   * The options of the last call, the same as those the core was made with: the same object (the defaults
+   * are one) needs no comparing.
+   */
   options: undefined as CoreCleanOptions | undefined,
-  items: '',
-  tags: 0,
-  prefixes: 0,
-  grace: 0,
-  flags: 0,
   made: -1,
 };
+
+/** Whether two validated option sets make the same core cleaner: compared as they are, no string built. */
+function sameCleanOptions(a: CoreCleanOptions, b: CoreCleanOptions): boolean {
+  if (a.grace !== b.grace) return false;
+  for (const name of CLEAN_FLAG_NAMES) if (a[name] !== b[name]) return false;
+  return (
+    sameList(a.tags, b.tags) && sameList(a.prefixes, b.prefixes) && sameList(a.endpointPrefixes, b.endpointPrefixes)
+  );
+}
+
+const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
 
 /**
  * `text` cleaned whole by the core (one push and the finish from a new cleaner's state: the text any chunking
@@ -596,27 +605,18 @@ export function cleanWhole(
   assertReady();
   try {
     const w = whole;
-    if (w.made !== generation || w.options !== o) {
+    if (w.made !== generation || (w.options !== o && !sameCleanOptions(w.options!, o))) {
+      // One of an earlier instance went with it.
+      if (w.made === generation) w.core?.free();
+      w.core = undefined;
+      w.made = -1;
       const [items, flags] = cleanArgs(o);
-      if (
-        w.made !== generation ||
-        w.items !== items ||
-        w.flags !== flags ||
-        w.grace !== o.grace ||
-        w.tags !== o.tags.length ||
-        w.prefixes !== o.prefixes.length
-      ) {
-        // One of an earlier instance went with it.
-        if (w.made === generation) w.core?.free();
-        w.core = undefined;
-        w.made = -1;
-        const core = new Cleaner(items, o.tags.length, o.prefixes.length, o.grace, flags);
-        detachFinalizer(core);
-        Object.assign(w, { core, items, tags: o.tags.length, prefixes: o.prefixes.length, grace: o.grace, flags });
-        w.made = generation;
-      }
-      w.options = o;
+      const core = new Cleaner(items, o.tags.length, o.prefixes.length, o.grace, flags);
+      detachFinalizer(core);
+      w.core = core;
+      w.made = generation;
     }
+    w.options = o;
     const len = writeInput(text);
     // Text written as Latin-1 comes back so where `Buffer` decodes it: the fastest form to read.
     const latin1 = inputIs === FORMS.latin1 && NodeBuffer !== undefined;
