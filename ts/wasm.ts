@@ -243,10 +243,13 @@ const SHORT = 24;
  * first `text.length` bytes (the core transcodes it in place), Latin-1 (the length in characters) or
  * UTF-16 (in code units), for a {@link SHORT} string by a loop and in Node by `Buffer`; otherwise UTF-8
  * (the length in bytes) with `encodeInto` (several times faster than the generated glue's per-character
- * copy), and in Node 26 and later with `Buffer` for text beyond Latin-1 ({@link FAST_UTF8_WRITE}). Lone
- * surrogates become U+FFFD, as with any UTF-8 encoding.
+ * copy), and in Node 26 and later with `Buffer` for text beyond Latin-1 ({@link FAST_UTF8_WRITE}) unless
+ * `wide`: UTF-8 the host wrote is checked in the core, where text it transcodes is not, and for a whole text
+ * to clean the check cost more than the transcoding (Node 26, 50 KB of reasoning in Chinese: `clean()` 0.67
+ * the time as UTF-16; with typographic punctuation 0.91; a stream's chunks of 40 and 100 characters took
+ * longer so, and stay UTF-8). Lone surrogates become U+FFFD, as with any UTF-8 encoding.
  */
-function writeInput(text: string): number {
+function writeInput(text: string, wide = false): number {
   assertReady();
   const n = text.length;
   if (n <= SHORT) return writeShort(text);
@@ -254,7 +257,7 @@ function writeInput(text: string): number {
     NodeBuffer === undefined
       ? FORMS.utf8
       : BEYOND_LATIN1.test(text)
-        ? FAST_UTF8_WRITE
+        ? FAST_UTF8_WRITE && !wide
           ? FORMS.utf8
           : FORMS.utf16
         : FORMS.latin1;
@@ -617,7 +620,7 @@ export function cleanWhole(
       w.made = generation;
     }
     w.options = o;
-    const len = writeInput(text);
+    const len = writeInput(text, true);
     // Text written as Latin-1 comes back so where `Buffer` decodes it: the fastest form to read.
     const latin1 = inputIs === FORMS.latin1 && NodeBuffer !== undefined;
     // The reasoning is a piece of the text, sliced from it where the core's text has the same units: the
