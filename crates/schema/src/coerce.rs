@@ -5,6 +5,7 @@
 use super::compile::{Body, Compiled, Keyword, NodeId};
 use super::validate::{evaluation_budget, is_valid_at, MAX_EVALUATION_DEPTH};
 use super::value::{push_pointer, Kind, Value};
+use crate::cat_into;
 use crate::prelude::*;
 
 /// A kind of coercion, which callers may turn off one by one.
@@ -179,30 +180,76 @@ pub(crate) fn coerce_string(text: &str, to: Kind, forbid: RuleSet) -> Value {
         depth: 0,
         budget: 1,
     };
-    let mut allowed = vec![to];
-    if to == Kind::Number {
-        allowed.push(Kind::Integer);
-    }
     let mut v = Value::String(text.to_owned());
-    k.retype(&allowed, &mut v, "");
+    k.retype(widened(bit(to)), &mut v, "");
     v
+}
+
+/// A set of [`Kind`]s as bits: what `type` keywords allow, intersected without an allocation.
+type Kinds = u8;
+
+/// The one-kind set of `k`.
+const fn bit(k: Kind) -> Kinds {
+    1 << k as u8
+}
+
+/// `kinds` with `integer` wherever `number` is in it (every integer is a number).
+fn widened(kinds: Kinds) -> Kinds {
+    if kinds & bit(Kind::Number) != 0 {
+        kinds | bit(Kind::Integer)
+    } else {
+        kinds
+    }
+}
+
+/// Whether `v` is of a kind in `kinds`, a set [`widened`] (so [`Value::is`] of one of them).
+fn admits(kinds: Kinds, v: &Value) -> bool {
+    kinds & bit(v.kind()) != 0
+}
+
+/// The nodes whose keywords apply together at a value (see [`Coercer::group`]): most nodes lead to no
+/// other, and are a group of one without an allocation.
+enum Group {
+    One([NodeId; 1]),
+    Many(Vec<NodeId>),
+}
+
+impl core::ops::Deref for Group {
+    type Target = [NodeId];
+    fn deref(&self) -> &[NodeId] {
+        match self {
+            Group::One(id) => id,
+            Group::Many(ids) => ids,
+        }
+    }
+}
+
+/// Whether `kw` leads to other nodes that apply in place (see [`Coercer::group`]).
+fn leads_on(kw: &Keyword) -> &[NodeId] {
+    match kw {
+        Keyword::Ref(t) | Keyword::DynamicRef(t, _) => core::slice::from_ref(t),
+        Keyword::AllOf(ts) => ts,
+        _ => &[],
+    }
 }
 
 impl<'c> Coercer<'c> {
     /// The nodes that apply in place at `id`: itself, and what `$ref`, `$dynamicRef` (statically)
     /// and `allOf` lead to.
-    fn group(&self, id: NodeId) -> Vec<NodeId> {
+    fn group(&self, id: NodeId) -> Group {
+        let alone = match &self.c.nodes[id].body {
+            Body::Keywords(kws) => kws.iter().all(|(_, kw)| leads_on(kw).is_empty()),
+            _ => true,
+        };
+        if alone {
+            return Group::One([id]);
+        }
         let mut out = vec![id];
         let mut i = 0;
         while i < out.len() && out.len() < 64 {
             if let Body::Keywords(kws) = &self.c.nodes[out[i]].body {
                 for (_, kw) in kws {
-                    let next: &[NodeId] = match kw {
-                        Keyword::Ref(t) | Keyword::DynamicRef(t, _) => core::slice::from_ref(t),
-                        Keyword::AllOf(ts) => ts,
-                        _ => &[],
-                    };
-                    for &t in next {
+                    for &t in leads_on(kw) {
                         if !out.contains(&t) {
                             out.push(t);
                         }
@@ -211,7 +258,7 @@ impl<'c> Coercer<'c> {
             }
             i += 1;
         }
-        out
+        Group::Many(out)
     }
 
     fn keywords<'k>(&self, group: &'k [NodeId]) -> impl Iterator<Item = &'c Keyword> + 'k
@@ -229,18 +276,12 @@ impl<'c> Coercer<'c> {
     }
 
     /// The types every `type` keyword of the group allows (`None` when no `type` applies).
-    fn allowed(&self, group: &[NodeId]) -> Option<Vec<Kind>> {
-        let mut allowed: Option<Vec<Kind>> = None;
+    fn allowed(&self, group: &[NodeId]) -> Option<Kinds> {
+        let mut allowed: Option<Kinds> = None;
         for kw in self.keywords(group) {
             if let Keyword::Type(kinds) = kw {
-                let mut ks = kinds.clone();
-                if ks.contains(&Kind::Number) && !ks.contains(&Kind::Integer) {
-                    ks.push(Kind::Integer);
-                }
-                allowed = Some(match allowed {
-                    None => ks,
-                    Some(prev) => prev.into_iter().filter(|k| ks.contains(k)).collect(),
-                });
+                let ks = widened(kinds.iter().fold(0, |set, &k| set | bit(k)));
+                allowed = Some(allowed.map_or(ks, |prev| prev & ks));
             }
         }
         allowed
@@ -268,8 +309,8 @@ impl<'c> Coercer<'c> {
         self.depth += 1;
         let group = self.group(id);
         if let Some(allowed) = self.allowed(&group) {
-            if !allowed.iter().any(|k| v.is(*k)) {
-                self.retype(&allowed, v, path);
+            if !admits(allowed, v) {
+                self.retype(allowed, v, path);
             }
         }
         self.enum_case(&group, v, path);
@@ -283,8 +324,8 @@ impl<'c> Coercer<'c> {
     }
 
     /// Changes the type of `v` to one of `allowed`, if a rule allows it.
-    fn retype(&mut self, allowed: &[Kind], v: &mut Value, path: &str) {
-        let wants = |k: Kind| allowed.contains(&k);
+    fn retype(&mut self, allowed: Kinds, v: &mut Value, path: &str) {
+        let wants = |k: Kind| allowed & bit(k) != 0;
         if let Value::String(s) = &*v {
             let t = s.trim();
             if wants(Kind::Integer) || wants(Kind::Number) {
@@ -321,7 +362,7 @@ impl<'c> Coercer<'c> {
                 let decoded = Value::parse(t, 10_000)
                     .ok()
                     .or_else(|| self.repair.and_then(|repair| repair(t)));
-                if let Some(d) = decoded.filter(|d| allowed.iter().any(|k| d.is(*k))) {
+                if let Some(d) = decoded.filter(|d| admits(allowed, d)) {
                     let to = d.clone();
                     let from = core::mem::replace(v, d);
                     return self.record(path, from, to, Rule::DecodeJson);
@@ -408,44 +449,44 @@ impl<'c> Coercer<'c> {
     }
 
     fn object(&mut self, group: &[NodeId], v: &mut Value, path: &mut String) {
-        let mut props: Vec<(String, NodeId)> = Vec::new();
-        let mut required: Vec<String> = Vec::new();
-        let mut patterns: Vec<(String, NodeId)> = Vec::new();
-        let mut additional: Option<(NodeId, Vec<String>, Vec<String>)> = None;
+        // The schema's own lists, borrowed: nothing is copied per object.
+        let mut props: Vec<&'c (String, NodeId)> = Vec::new();
+        let mut required: Vec<&'c String> = Vec::new();
+        let mut patterns: Vec<&'c (String, NodeId)> = Vec::new();
+        let mut additional: Option<(NodeId, &'c [String], &'c [String])> = None;
         for kw in self.keywords(group) {
             match kw {
-                Keyword::Properties(p) => props.extend(p.iter().cloned()),
-                Keyword::Required(r) => required.extend(r.iter().cloned()),
-                Keyword::PatternProperties(p) => patterns.extend(p.iter().cloned()),
+                Keyword::Properties(p) => props.extend(p),
+                Keyword::Required(r) => required.extend(r),
+                Keyword::PatternProperties(p) => patterns.extend(p),
                 Keyword::AdditionalProperties(n, names, pats) => {
-                    additional = Some((*n, names.clone(), pats.clone()))
+                    additional = Some((*n, names, pats))
                 }
                 _ => {}
             }
         }
         let Value::Object(members) = v else { return };
-        for (name, child) in &props {
+        for &&(ref name, child) in &props {
             let len = path.len();
             push_pointer(path, name);
             match members.iter().position(|(k, _)| k == name) {
                 Some(i) => {
-                    let child_group = self.group(*child);
-                    let null_allowed = self
-                        .allowed(&child_group)
-                        .map_or(true, |a| a.contains(&Kind::Null));
+                    // Only a null asks whether the property's type allows it.
                     if matches!(members[i].1, Value::Null)
-                        && !null_allowed
-                        && !required.contains(name)
+                        && !self
+                            .allowed(&self.group(child))
+                            .map_or(true, |a| a & bit(Kind::Null) != 0)
+                        && !required.contains(&name)
                         && self.on(Rule::NullOmitted)
                     {
                         members.remove(i);
                         self.record(path, Value::Null, Value::Null, Rule::NullOmitted);
                     } else {
-                        self.at(*child, &mut members[i].1, path);
+                        self.at(child, &mut members[i].1, path);
                     }
                 }
                 None => {
-                    if let Some(d) = self.c.nodes[*child]
+                    if let Some(d) = self.c.nodes[child]
                         .default
                         .clone()
                         .filter(|_| self.on(Rule::Default))
@@ -465,19 +506,19 @@ impl<'c> Coercer<'c> {
             let len = path.len();
             push_pointer(path, k);
             let mut matched = false;
-            for (p, child) in &patterns {
+            for &&(ref p, child) in &patterns {
                 if regex.and_then(|t| t(p, k)) == Some(true) {
                     matched = true;
-                    self.at(*child, val, path);
+                    self.at(child, val, path);
                 }
             }
-            if let Some((child, names, pats)) = &additional {
+            if let Some((child, names, pats)) = additional {
                 let known = names.contains(k)
                     || pats
                         .iter()
                         .any(|p| regex.and_then(|t| t(p, k)) == Some(true));
                 if !known && !matched {
-                    self.at(*child, val, path);
+                    self.at(child, val, path);
                 }
             }
             path.truncate(len);
@@ -485,11 +526,11 @@ impl<'c> Coercer<'c> {
     }
 
     fn array(&mut self, group: &[NodeId], v: &mut Value, path: &mut String) {
-        let mut prefix: Vec<NodeId> = Vec::new();
+        let mut prefix: &[NodeId] = &[];
         let mut rest: Option<(NodeId, usize)> = None;
         for kw in self.keywords(group) {
             match kw {
-                Keyword::PrefixItems(p) => prefix = p.clone(),
+                Keyword::PrefixItems(p) => prefix = p,
                 Keyword::Items(n, start) => rest = Some((*n, *start)),
                 _ => {}
             }
@@ -502,7 +543,8 @@ impl<'c> Coercer<'c> {
                 _ => continue,
             };
             let len = path.len();
-            push_pointer(path, &i.to_string());
+            // An index needs no escaping.
+            cat_into!(path, '/', i);
             self.at(node, item, path);
             path.truncate(len);
         }

@@ -325,4 +325,41 @@ mod tests {
             s.coerce(&mut coerced, &CoerceOptions::default());
         }
     }
+
+    /// Every `type` of a value's schemas at once: the kinds all of them allow (an integer being a
+    /// number), and a string coerced to one of those, by the rule of what they allow.
+    #[test]
+    fn coercion_reads_the_types_of_every_schema_that_applies() {
+        let coerce = |schema: &str, value: &str| {
+            let s = Schema::compile(
+                &Value::parse(schema, 64).unwrap(),
+                &CompileOptions::default(),
+            )
+            .unwrap();
+            let mut v = Value::parse(value, 8).unwrap();
+            let rules: Vec<String> = s
+                .coerce(&mut v, &CoerceOptions::default())
+                .iter()
+                .map(|c| cat!(c.path.as_str(), " ", c.rule.code()))
+                .collect();
+            (v.to_json(), rules.join(","))
+        };
+        let both = r#"{"allOf":[{"type":"number"},{"type":["integer","string"]}]}"#;
+        assert_eq!(
+            coerce(both, r#""5""#),
+            ("5".into(), " string_to_integer".into())
+        );
+        assert_eq!(coerce(both, "5"), ("5".into(), String::new()));
+        let number = r##"{"$ref":"#/$defs/n","$defs":{"n":{"type":"number"}}}"##;
+        assert_eq!(coerce(number, "5"), ("5".into(), String::new()));
+        assert_eq!(
+            coerce(number, r#""2.5""#),
+            ("2.5".into(), " string_to_number".into())
+        );
+        let items = r#"{"type":"array","items":{"type":"integer"}}"#;
+        assert_eq!(
+            coerce(items, r#"[1,"2"]"#),
+            ("[1,2]".into(), "/1 string_to_integer".into())
+        );
+    }
 }
