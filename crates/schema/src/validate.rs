@@ -604,8 +604,17 @@ impl Validator<'_> {
             | Keyword::MaxProperties(limit)
             | Keyword::MinProperties(limit) => {
                 // One rule for the six size limits: count, compare, name the unit.
+                let max = matches!(
+                    kw,
+                    Keyword::MaxLength(_) | Keyword::MaxItems(_) | Keyword::MaxProperties(_)
+                );
                 let (len, unit) = match (kw, inst) {
                     (Keyword::MaxLength(_) | Keyword::MinLength(_), Value::String(s)) => {
+                        // A character is one to four bytes: the bytes mostly settle it uncounted.
+                        let bytes = s.len() as u64;
+                        if (max && bytes <= *limit) || (!max && bytes / 4 >= *limit) {
+                            return;
+                        }
                         (char_count(s), "characters")
                     }
                     (Keyword::MaxItems(_) | Keyword::MinItems(_), Value::Array(a)) => {
@@ -617,10 +626,6 @@ impl Validator<'_> {
                     _ => return,
                 };
                 let len = len as u64;
-                let max = matches!(
-                    kw,
-                    Keyword::MaxLength(_) | Keyword::MaxItems(_) | Keyword::MaxProperties(_)
-                );
                 if (max && len > *limit) || (!max && len < *limit) {
                     let bound = if max { "at most" } else { "at least" };
                     let message = cat!("must have ", bound, " ", limit, " ", unit, ", got ", len);
