@@ -392,10 +392,7 @@ impl Reader<'_> {
 
     /// The end of the run of bytes from `from` that a string holds as they are.
     fn plain_run(&self, from: usize) -> usize {
-        self.s[from..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-            .map_or(self.s.len(), |n| from + n)
+        from + plain_len(&self.s[from..])
     }
 
     fn string(&mut self) -> Result<String, ParseError> {
@@ -505,13 +502,44 @@ fn dedupe(mut members: Vec<(String, Value)>) -> Vec<(String, Value)> {
     members
 }
 
+/// How many bytes `bytes` starts with that a JSON string holds as they are: up to the first `"`, `\\`
+/// or control character. Eight bytes a step: a string's text is most of a document, read once when it
+/// is parsed and once when it is written.
+fn plain_len(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `x` below `ONES * n`, exact up to the first such byte (a borrow
+    // only marks bytes after it).
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    let mut i = 0;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let mut w = [0; 8];
+        w.copy_from_slice(word);
+        let w = u64::from_le_bytes(w);
+        let found = below(w ^ (ONES * u64::from(b'"')), 1)
+            | below(w ^ (ONES * u64::from(b'\\')), 1)
+            | below(w, 0x20);
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + bytes[i..]
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .unwrap_or(bytes.len() - i)
+}
+
 /// Appends `s` as a JSON string literal, escaped as `JSON.stringify` escapes.
 #[inline(never)]
 pub fn write_str(s: &str, out: &mut String) {
     out.reserve(s.len() + 2);
     out.push('"');
-    let mut run = 0;
-    for (i, b) in s.bytes().enumerate() {
+    let bytes = s.as_bytes();
+    let (mut run, mut i) = (0, 0);
+    loop {
+        i += plain_len(&bytes[i..]);
+        let Some(&b) = bytes.get(i) else { break };
         let esc = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -520,8 +548,7 @@ pub fn write_str(s: &str, out: &mut String) {
             b'\t' => "\\t",
             0x08 => "\\b",
             0x0C => "\\f",
-            0..=0x1F => "",
-            _ => continue,
+            _ => "",
         };
         out.push_str(sub(s, run..i));
         if esc.is_empty() {
@@ -532,7 +559,8 @@ pub fn write_str(s: &str, out: &mut String) {
         } else {
             out.push_str(esc);
         }
-        run = i + 1;
+        i += 1;
+        run = i;
     }
     out.push_str(sub(s, run..));
     out.push('"');
@@ -647,5 +675,65 @@ mod tests {
         let v = Value::parse(&deep, n).unwrap();
         assert_eq!(v.to_json().len(), 2 * n);
         drop(v);
+    }
+
+    /// The word-at-a-time scan stops where a byte-at-a-time one does: every byte value at every place
+    /// in the first and second word and in the tail, over fillers below, at and above the stops (a
+    /// borrow in the subtraction must not hide the first stop or invent an earlier one).
+    #[test]
+    fn plain_runs_end_at_the_first_quote_backslash_or_control() {
+        let naive = |b: &[u8]| {
+            b.iter()
+                .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+                .unwrap_or(b.len())
+        };
+        for filler in [
+            b'a', b' ', b'!', b'#', b'[', b']', 0x7f, 0x80, 0xa2, 0xdc, 0xff,
+        ] {
+            for len in 0..20 {
+                for at in 0..len {
+                    for stop in 0..=255u8 {
+                        let mut b = vec![filler; len];
+                        b[at] = stop;
+                        assert_eq!(plain_len(&b), naive(&b), "{b:?}");
+                        if at + 1 < len {
+                            b[at + 1] = 0;
+                            assert_eq!(plain_len(&b), naive(&b), "{b:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn strings_are_written_as_json_stringify_writes_them() {
+        for c in (0u8..=0x7f).map(char::from).chain(['é', '😀', '\u{2028}']) {
+            for before in ["", "abcdefghij"] {
+                let s: String = [before, &c.to_string(), "xyz"].concat();
+                let mut out = String::new();
+                write_str(&s, &mut out);
+                let expected = match c {
+                    '"' => "\\\"".to_string(),
+                    '\\' => "\\\\".to_string(),
+                    '\n' => "\\n".to_string(),
+                    '\r' => "\\r".to_string(),
+                    '\t' => "\\t".to_string(),
+                    '\u{8}' => "\\b".to_string(),
+                    '\u{c}' => "\\f".to_string(),
+                    c if u32::from(c) < 0x20 => crate::cat!(
+                        "\\u00",
+                        if u32::from(c) < 0x10 { "0" } else { "1" },
+                        char::from(b"0123456789abcdef"[(u32::from(c) & 15) as usize])
+                    ),
+                    c => c.to_string(),
+                };
+                assert_eq!(
+                    out,
+                    crate::cat!("\"", before, expected.as_str(), "xyz\""),
+                    "{c:?}"
+                );
+            }
+        }
     }
 }
