@@ -413,7 +413,7 @@ impl Cleaner {
     /// assert_eq!(cleaner.clean_whole(" Two. "), "Two.");
     /// assert_eq!(cleaner.reasoning(), None);
     /// ```
-    // Out of line: the binding calls it at two sites (checked UTF-8 and not).
+    // Out of line: the binding and `clean_detailed` call it.
     #[inline(never)]
     pub fn clean_whole(&mut self, text: &str) -> String {
         self.reset();
