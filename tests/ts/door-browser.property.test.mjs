@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { cutAt, text, chunked, outcomeWith, oneShotsOf } from './door-text.mjs';
 
-const { PartialJsonParser, StreamCleaner, clean, JsonRepairError } = api;
+const { PartialJsonParser, StreamCleaner, clean, cleanDetailed, JsonRepairError } = api;
 const outcome = outcomeWith(JsonRepairError);
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
@@ -31,7 +31,7 @@ test('browser door: parseAndRepair, repairJson, parseDetailed and any chunking o
   );
 });
 
-test('browser door: any chunking of StreamCleaner equals clean()', () => {
+test("browser door: any chunking of StreamCleaner equals clean(), and its reasoning cleanDetailed()'s", () => {
   fc.assert(
     fc.property(chunked, ([t, cuts]) => {
       const s = new StreamCleaner();
@@ -40,6 +40,8 @@ test('browser door: any chunking of StreamCleaner equals clean()', () => {
           .map((c) => s.push(c))
           .join('') + s.finish();
       assert.equal(streamed, clean(t));
+      // Text crosses as UTF-8 here: cleanDetailed slices the reasoning only from a string without lone surrogates.
+      assert.deepEqual(cleanDetailed(t), { text: streamed, reasoning: s.reasoning });
     }),
     { numRuns: RUNS },
   );

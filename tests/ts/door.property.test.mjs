@@ -13,6 +13,7 @@ import {
   parseDetailed,
   repairJson,
   clean,
+  cleanDetailed,
   JsonRepairError,
   partialJsonValues,
   createCleanStream,
@@ -170,7 +171,7 @@ test('PartialJsonParser with snapshots: after every chunk the snapshot is the li
   );
 });
 
-test('StreamCleaner: any chunking equals clean(), for the default and the common-tags options', () => {
+test("StreamCleaner: any chunking equals clean(), and its reasoning cleanDetailed()'s, for the default and the common-tags options", () => {
   const options = fc.constantFrom(
     undefined,
     { thinkTags: COMMON_THINK_TAGS },
@@ -193,6 +194,8 @@ test('StreamCleaner: any chunking equals clean(), for the default and the common
           .join('') + s.finish();
       s.free();
       assert.equal(streamed, clean(t, o));
+      // cleanDetailed slices the reasoning from `t` where it can: it must still be the core's text.
+      assert.deepEqual(cleanDetailed(t, o), { text: streamed, reasoning: s.reasoning });
     }),
     { numRuns: RUNS },
   );
