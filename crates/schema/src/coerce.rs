@@ -224,7 +224,7 @@ impl core::ops::Deref for Group {
     }
 }
 
-/// Whether `kw` leads to other nodes that apply in place (see [`Coercer::group`]).
+/// The nodes `kw` leads to that apply in place with its own (see [`Coercer::group`]): none for most.
 fn leads_on(kw: &Keyword) -> &[NodeId] {
     match kw {
         Keyword::Ref(t) | Keyword::DynamicRef(t, _) => core::slice::from_ref(t),
