@@ -34,7 +34,7 @@ export function mentionsReasoning(t) {
   );
 }
 
-/** `s` with each lone surrogate as U+FFFD, as it crosses into the core. */
+/** `s` with each lone surrogate as U+FFFD, as it crosses into the core (in every mode alike). */
 export const lonesAsReplacement = (s) =>
   s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 
