@@ -681,7 +681,13 @@ impl Parser<'_> {
         // After a comma in an object a key comes, and `#` starts a comment; in an array a value comes,
         // and `#` starts an unquoted value (`#fff`).
         let in_object = ctx == Ctx::Key || self.top() == Some(Container::Object);
-        let (r, _) = self.peek_past_space_and_comments(i, in_object)?;
+        let (mut r, _) = self.peek_past_space_and_comments(i, in_object)?;
+        // Commas doubled after it (`"a",, "b"`) are dropped as redundant: what follows them decides.
+        while s.has(r)? && s.punct(r).0 == b',' {
+            r = self
+                .peek_past_space_and_comments(r + s.punct(r).1, in_object)?
+                .0;
+        }
         let Some(b) = s.at(r)? else {
             return Ok(true);
         };
