@@ -531,7 +531,7 @@ impl Parser<'_> {
                     spaced
                         || (ctx == Ctx::Value
                             && self.top() == Some(Container::Object)
-                            && !self.only_end_after(q)?
+                            && !matches!(self.punct_after_quote(q)?, None | Some(b'}' | b']'))
                             && self.key_ahead(q, false)?)
                 }
             }
@@ -563,19 +563,22 @@ impl Parser<'_> {
         })
     }
 
-    /// Whether the quote at `q` stands just before the end of the input or a closing bracket (past spaces).
-    fn only_end_after(&self, q: usize) -> Result<bool, Stop> {
+    /// The punctuation after the quote at `q`, past spaces (`None` at the end of the input).
+    fn punct_after_quote(&self, q: usize) -> Result<Option<u8>, Stop> {
         let s = self.input.seen();
         let width = s.quote_at(q).map_or(1, |(_, w)| w);
         let (r, _) = self.input.peek_past_space(q + width);
-        Ok(matches!(s.punct_at(r)?, None | Some(b'}' | b']')))
+        s.punct_at(r)
     }
 
     /// Whether a quote followed by the closer `c` at `at` ends the string. It does when the closer closes
     /// the innermost container, unless the string's content opened a bracket just before a quote taken
-    /// as content (`"see {"b": "c"}, ok"`) and more than closers and the end follow; or when it closes
-    /// no open container at all, unless text goes on after it on the line up to another quote
-    /// (`{"re": "x"] y", "n": 1}`).
+    /// as content (`"see {"b": "c"}, ok"`) and more than closers and the end follow. A closer that
+    /// closes no open container, or one below the innermost (the brackets around it left open), ends it
+    /// unless text goes on after the closer on the same line up to another quote (`{"re": "x"] y"}`, and
+    /// `[{"re": "['"]+"}]`, a regular expression's character class): then the quote is content. A
+    /// closer below the innermost still ends it before a line break, a comma, a closer, a colon or a
+    /// quote that opens what comes next (`{"a": ["x", "y"}, "b": 1}`, `{"a": ["y"} "b": 1}`).
     #[inline(always)]
     fn closer_ends_string(&self, at: usize, c: u8) -> Result<bool, Stop> {
         if self.st.str.inner_open == 0 && self.closes_top(c) {
@@ -587,7 +590,7 @@ impl Parser<'_> {
     #[inline(never)]
     fn closer_ends_string_slow(&self, at: usize, c: u8) -> Result<bool, Stop> {
         let s = self.input.seen();
-        let (mut r, _) = self.input.peek_past_space(at + 1);
+        let (mut r, newline) = self.input.peek_past_space(at + 1);
         let inner = self.st.str.inner_open;
         if inner > 0 {
             // The closers the content's brackets may take, then what follows them.
@@ -598,11 +601,21 @@ impl Parser<'_> {
             }
             return Ok(matches!(s.at(r)?, None | Some(b'}' | b']')));
         }
-        if self.open_closed_by(c).is_some() {
-            return Ok(true);
-        }
         if matches!(s.punct_at(r)?, None | Some(b',' | b'}' | b']')) {
             return Ok(true);
+        }
+        if self.open_closed_by(c).is_some() {
+            if newline || s[r] == b':' {
+                return Ok(true);
+            }
+            if s.quote_at(r).is_some() {
+                // A quote right after the closer opens the next key or item (`"y"} "b": 1`), unless a
+                // comma or a closer follows it: then it is this string's (`"['"]"}`).
+                return Ok(!matches!(
+                    self.punct_after_quote(r)?,
+                    Some(b',' | b'}' | b']')
+                ));
+            }
         }
         let k = s.scan(r, |b| b != b'"' && b != b'\n')?;
         Ok(s.at(k)? != Some(b'"'))
