@@ -33,6 +33,8 @@ pub(crate) struct Input<'a> {
     /// Memo for [`Parser::line_comment_end`]: (comment start, container it was read in, its end). A
     /// comment is looked past, then skipped: it is searched once.
     pub(super) comment_end: Cell<(usize, usize, usize)>,
+    /// For [`Input::inner_closed`]: where the count starts, how far it went, the depth there.
+    inner_depth: Cell<(usize, usize, isize)>,
 }
 
 impl<'a> Input<'a> {
@@ -48,6 +50,7 @@ impl<'a> Input<'a> {
             block_end: Cell::new((usize::MAX, 0)),
             line_break: Cell::new((usize::MAX, 0)),
             comment_end: Cell::new((usize::MAX, 0, 0)),
+            inner_depth: Cell::new((0, 0, 1)),
         }
     }
 
@@ -71,6 +74,7 @@ impl<'a> Input<'a> {
             block_end: self.block_end,
             line_break: self.line_break,
             comment_end: self.comment_end,
+            inner_depth: self.inner_depth,
         }
     }
 
@@ -186,6 +190,32 @@ impl<'a> Input<'a> {
         };
         memo.set((from, found));
         found
+    }
+
+    /// Marks `from` as where a string's content goes on after a bracket it opened, just before a quote
+    /// taken as content (see [`Input::inner_closed`]).
+    pub(super) fn open_inner(&self, from: usize) {
+        self.inner_depth.set((from, from, 1));
+    }
+
+    /// Whether the bracket marked by [`Input::open_inner`] is closed by `to`: the brackets `{` and `[`
+    /// after it, counted against `}` and `]`, leave none open. Asked with growing `to` as a string is
+    /// read, the count goes on from where it stopped: linear time.
+    #[inline(never)]
+    pub(super) fn inner_closed(&self, to: usize) -> bool {
+        let (from, mut at, mut depth) = self.inner_depth.get();
+        if at > to {
+            (at, depth) = (from, 1);
+        }
+        for &b in &self.s[at..to] {
+            match b {
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => depth -= 1,
+                _ => {}
+            }
+        }
+        self.inner_depth.set((from, to, depth));
+        depth <= 0
     }
 
     /// Offset of the end of the line containing `i` (the `\n` itself, or the end of the source).

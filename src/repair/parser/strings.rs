@@ -362,6 +362,9 @@ impl Parser<'_> {
             // Only a straight quote pastes code: a typographic one after a bracket is prose.
             if self.st.str.ctx == Ctx::Value && close == 1 {
                 if self.opens_before(self.st.pos) {
+                    if self.st.str.inner_open == 0 {
+                        self.input.open_inner(self.st.pos);
+                    }
                     self.st.str.inner_open += 1;
                 } else if self.st.str.inner_open > 0
                     && matches!(s.at(self.st.pos + close), Ok(Some(b'}' | b']')))
@@ -514,8 +517,12 @@ impl Parser<'_> {
         Ok(match next {
             b':' => ctx == Ctx::Key || self.key_in_value_place(q + width)?,
             b'}' | b']' => self.closer_ends_string(q, next)?,
-            // Inside a bracket the content opened, a comma is the pasted value's (`"{"a": 1, "b": 2}"`).
-            b',' => self.st.str.inner_open == 0 && self.continues_after_comma(q + width, ctx)?,
+            // Inside a bracket the content opened, a comma is the pasted value's (`"{"a": 1, "b": 2}"`);
+            // not once the content closed it again (`"x = {"a": 1}; f(x["a"])", "b": 2`).
+            b',' => {
+                (self.st.str.inner_open == 0 || self.input.inner_closed(after - 1))
+                    && self.continues_after_comma(q + width, ctx)?
+            }
             b')' => matches!(self.top(), Some(Container::Call | Container::Tuple)),
             b'+' => ctx == Ctx::Value && self.is_concatenation(q)?,
             // A quote right after it starts the next key when a key follows (`"x""b": 1`: a comma
