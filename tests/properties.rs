@@ -16,6 +16,31 @@ mod common;
 mod strategies;
 use strategies::{json_value, token_soup};
 
+/// Code-like string content with unescaped quotes: words, numbers, operators, quoted words between
+/// others, object literals with a quoted key and value, and nested calls, indexes and objects whose
+/// brackets close; a comma only inside brackets.
+fn code_content() -> impl Strategy<Value = String> {
+    const WORDS: &[&str] = &["x", "port", "name", "go", "id", "a b", "ok", "f", "map"];
+    let word = || prop::sample::select(WORDS);
+    let leaf = prop_oneof![
+        word().prop_map(String::from),
+        word().prop_map(|w| format!(" w \"{w}\" w ")),
+        (0u32..100).prop_map(|n| n.to_string()),
+        prop::sample::select(&[" = ", " + ", " ; ", " . ", " ! ", " "][..]).prop_map(String::from),
+        (word(), word(), 0u32..9)
+            .prop_map(|(k, v, n)| format!("{{\"{k}\": \"{v}\", \"{k}2\": {n}}}")),
+    ];
+    leaf.prop_recursive(3, 32, 5, move |inner| {
+        let items = || prop::collection::vec(inner.clone(), 1..5);
+        prop_oneof![
+            items().prop_map(|v| v.concat()),
+            (word(), items()).prop_map(|(k, v)| format!("{{\"{k}\": {}}}", v.join(", "))),
+            items().prop_map(|v| format!("[{}]", v.join(", "))),
+            items().prop_map(|v| format!("f({})", v.join(", "))),
+        ]
+    })
+}
+
 /// Words the parser reads as literals, not as bare strings.
 const KEYWORD_LIKE: &[&str] = &["true", "false", "null", "undefined", "nan", "infinity"];
 
@@ -141,6 +166,37 @@ proptest! {
         let out = repair(&text, &opts()).unwrap();
         let got: Value = serde_json::from_str(&out.json).unwrap();
         prop_assert_eq!(got, serde_json::json!({"note": content, "n": n}), "{}", text);
+    }
+
+    /// Code a model writes into a string without escaping its quotes (calls, indexes, object literals
+    /// with quoted keys and values, quoted words between others), its brackets balanced, stays in the
+    /// string, and the members and items around it are kept: in an object, an array of objects and an
+    /// object inside another, first or last in its object.
+    #[test]
+    fn code_with_unescaped_quotes_stays_in_its_string(
+        code in code_content(),
+        shape in 0u8..3,
+        last in any::<bool>(),
+        n in 0u32..1000,
+    ) {
+        let content = format!("a {code} z");
+        let member = if last {
+            format!("{{\"n\": {n}, \"code\": \"{content}\"}}")
+        } else {
+            format!("{{\"code\": \"{content}\", \"n\": {n}}}")
+        };
+        let value = serde_json::json!({"code": content, "n": n});
+        let (text, want) = match shape {
+            0 => (member, value),
+            1 => (format!("[{member}, {{\"last\": 1}}]"), serde_json::json!([value, {"last": 1}])),
+            _ => (
+                format!("{{\"outer\": {member}, \"after\": [1]}}"),
+                serde_json::json!({"outer": value, "after": [1]}),
+            ),
+        };
+        let out = repair(&text, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        prop_assert_eq!(got, want, "{}", text);
     }
 
     /// A Python tuple of any values (`(1, "a", None)`, `(x,)`, `()`) is the array of those values, and

@@ -34,7 +34,7 @@ pub(crate) struct Input<'a> {
     /// comment is looked past, then skipped: it is searched once.
     pub(super) comment_end: Cell<(usize, usize, usize)>,
     /// For [`Input::inner_closed`]: where the count starts, how far it went, the depth there.
-    inner_depth: Cell<(usize, usize, isize)>,
+    inner_depth: Cell<(usize, usize, usize)>,
 }
 
 impl<'a> Input<'a> {
@@ -50,7 +50,7 @@ impl<'a> Input<'a> {
             block_end: Cell::new((usize::MAX, 0)),
             line_break: Cell::new((usize::MAX, 0)),
             comment_end: Cell::new((usize::MAX, 0, 0)),
-            inner_depth: Cell::new((0, 0, 1)),
+            inner_depth: Cell::new((0, 0, 0)),
         }
     }
 
@@ -192,30 +192,37 @@ impl<'a> Input<'a> {
         found
     }
 
-    /// Marks `from` as where a string's content goes on after a bracket it opened, just before a quote
-    /// taken as content (see [`Input::inner_closed`]).
+    /// Marks the quote at `from`, taken as content right after a bracket the content opened (see
+    /// [`Input::inner_closed`]).
     pub(super) fn open_inner(&self, from: usize) {
         self.inner_depth.set((from, from, 1));
     }
 
-    /// Whether the bracket marked by [`Input::open_inner`] is closed by `to`: the brackets `{` and `[`
-    /// after it, counted against `}` and `]`, leave none open. Asked with growing `to` as a string is
-    /// read, the count goes on from where it stopped: linear time.
+    /// Whether the bracket before the quote marked by [`Input::open_inner`], and every one opened after
+    /// it, are closed by `to`: `{` and `[` counted against `}` and `]`, a closer with none open counting
+    /// for nothing (in `x[{"id": 1}]`, the `]` closes what came before the mark, and a later `{"a": "x",
+    /// "b": 2}` is open again). Asked with growing `to` as a string is read, the count goes on from where
+    /// it stopped: linear time.
     #[inline(never)]
     pub(super) fn inner_closed(&self, to: usize) -> bool {
         let (from, mut at, mut depth) = self.inner_depth.get();
         if at > to {
             (at, depth) = (from, 1);
         }
-        for &b in &self.s[at..to] {
-            match b {
-                b'{' | b'[' => depth += 1,
-                b'}' | b']' => depth -= 1,
-                _ => {}
-            }
+        // From one bracket to the next (`b | 0x20` maps `[` and `]` onto `{` and `}`).
+        while let Some(k) = self.s[at..to]
+            .iter()
+            .position(|&b| matches!(b | 0x20, b'{' | b'}'))
+        {
+            at += k + 1;
+            depth = if self.s[at - 1] | 0x20 == b'{' {
+                depth + 1
+            } else {
+                depth.saturating_sub(1)
+            };
         }
         self.inner_depth.set((from, to, depth));
-        depth <= 0
+        depth == 0
     }
 
     /// Offset of the end of the line containing `i` (the `\n` itself, or the end of the source).

@@ -495,7 +495,7 @@ impl Parser<'_> {
         // The common cases, decided by the next byte alone.
         match s.at(after)? {
             Some(b':') if ctx == Ctx::Key => return Ok(true),
-            Some(c @ (b'}' | b']')) => return self.closer_ends_string(after, c),
+            Some(c @ (b'}' | b']')) => return self.closer_ends_string(after, c, after),
             None => return Ok(true),
             _ => {}
         }
@@ -516,7 +516,7 @@ impl Parser<'_> {
             && matches!(self.st.str.style, QuoteStyle::Double | QuoteStyle::Single);
         Ok(match next {
             b':' => ctx == Ctx::Key || self.key_in_value_place(q + width)?,
-            b'}' | b']' => self.closer_ends_string(q, next)?,
+            b'}' | b']' => self.closer_ends_string(q, next, after)?,
             // Inside a bracket the content opened, a comma is the pasted value's (`"{"a": 1, "b": 2}"`);
             // not once the content closed it again (`"x = {"a": 1}; f(x["a"])", "b": 2`).
             b',' => {
@@ -585,20 +585,28 @@ impl Parser<'_> {
     /// unless text goes on after the closer on the same line up to another quote (`{"re": "x"] y"}`, and
     /// `[{"re": "['"]+"}]`, a regular expression's character class): then the quote is content. A
     /// closer below the innermost still ends it before a line break, a comma, a closer, a colon or a
-    /// quote that opens what comes next (`{"a": ["x", "y"}, "b": 1}`, `{"a": ["y"} "b": 1}`).
+    /// quote that opens what comes next (`{"a": ["x", "y"}, "b": 1}`, `{"a": ["y"} "b": 1}`). The quote
+    /// ends just before `quote_end`.
     #[inline(always)]
-    fn closer_ends_string(&self, at: usize, c: u8) -> Result<bool, Stop> {
+    fn closer_ends_string(&self, at: usize, c: u8, quote_end: usize) -> Result<bool, Stop> {
         if self.st.str.inner_open == 0 && self.closes_top(c) {
             return Ok(true);
         }
-        self.closer_ends_string_slow(at, c)
+        self.closer_ends_string_slow(at, c, quote_end)
     }
 
     #[inline(never)]
-    fn closer_ends_string_slow(&self, at: usize, c: u8) -> Result<bool, Stop> {
+    fn closer_ends_string_slow(&self, at: usize, c: u8, quote_end: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
         let (mut r, newline) = self.input.peek_past_space(at + 1);
-        let inner = self.st.str.inner_open;
+        // Brackets the content opened and closed again leave none for the closer to close.
+        let inner = match self.st.str.inner_open {
+            n if n > 0 && !self.input.inner_closed(quote_end - 1) => n,
+            _ => 0,
+        };
+        if inner == 0 && self.closes_top(c) {
+            return Ok(true);
+        }
         if inner > 0 {
             // The closers the content's brackets may take, then what follows them.
             let mut closers = 1;
