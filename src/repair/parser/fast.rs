@@ -512,8 +512,11 @@ impl Parser<'_> {
             // A closer of the other kind: whether it ends the string, the general rule decides.
             b'}' => in_object,
             b']' => !in_object,
-            // repair (made by the next step): a missing comma before the quote
-            _ if quote_at(s, n).is_some() => n > after,
+            // repair (made by the next step): a missing comma before the quote; in an object, only
+            // before a key (else the general rule decides: prose's next quoted words, `"no" "yes"`)
+            _ if quote_at(s, n).is_some() => {
+                n > after && (!in_object || plain_key(s, n, end, self.st.curly_closes).is_some())
+            }
             b',' => {
                 let r = skip_ws(s, n + width, end);
                 match s.get(r) {

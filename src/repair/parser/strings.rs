@@ -534,12 +534,11 @@ impl Parser<'_> {
             _ if s.quote_at(q).is_some() => {
                 if prose {
                     spaced && s[q] < 0x80
+                } else if ctx == Ctx::Value && self.top() == Some(Container::Object) {
+                    !matches!(self.punct_after_quote(q)?, None | Some(b'}' | b']'))
+                        && self.key_ahead(q, false)?
                 } else {
                     spaced
-                        || (ctx == Ctx::Value
-                            && self.top() == Some(Container::Object)
-                            && !matches!(self.punct_after_quote(q)?, None | Some(b'}' | b']'))
-                            && self.key_ahead(q, false)?)
                 }
             }
             // A key followed by a value with no colon between: `{"a" 1}`.
