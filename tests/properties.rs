@@ -17,8 +17,8 @@ mod strategies;
 use strategies::{json_value, token_soup};
 
 /// Code-like string content with unescaped quotes: words, numbers, operators, quoted words between
-/// others, object literals with a quoted key and value, and nested calls, indexes and objects whose
-/// brackets close; a comma only inside brackets.
+/// others, object literals with quoted keys and values, quotes before brackets (`f"{x}"`), and nested
+/// calls, indexes and objects whose brackets close; a comma only inside brackets.
 fn code_content() -> impl Strategy<Value = String> {
     const WORDS: &[&str] = &["x", "port", "name", "go", "id", "a b", "ok", "f", "map"];
     let word = || prop::sample::select(WORDS);
@@ -29,6 +29,12 @@ fn code_content() -> impl Strategy<Value = String> {
         prop::sample::select(&[" = ", " + ", " ; ", " . ", " ! ", " "][..]).prop_map(String::from),
         (word(), word(), 0u32..9)
             .prop_map(|(k, v, n)| format!("{{\"{k}\": \"{v}\", \"{k}2\": {n}}}")),
+        (word(), word()).prop_map(|(k, v)| format!("{{\"{k}\": \"{v}\"}}")),
+        // A quote before a bracket: an f-string, an attribute holding a template. Words after them:
+        // a quote right before a closer whose bracket the content opened with no quote right after
+        // it (`print([f"{x}"], y)`) still reads as ending the string.
+        word().prop_map(|w| format!(" f\"{{{w}}}\" w ")),
+        word().prop_map(|w| format!(" {w}=\"[{w}]\" w ")),
     ];
     leaf.prop_recursive(3, 32, 5, move |inner| {
         let items = || prop::collection::vec(inner.clone(), 1..5);

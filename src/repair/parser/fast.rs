@@ -547,9 +547,12 @@ impl Parser<'_> {
             _ => false,
         };
         // A comment after the string or its comma: the general rule decides, as it would (a comma or a
-        // comment after a string leaves nothing for `after_string` to join).
-        let ends =
-            ends || (matches!(next, b',' | b'/' | b'#') && self.ends_string(after, Ctx::Value)?);
+        // comment after a string leaves nothing for `after_string` to join). After a typographic quote
+        // it weighs the string's style, which only the general steps keep: they decide then.
+        let ends = ends
+            || (matches!(next, b',' | b'/' | b'#')
+                && s[after - 1] < 0x80
+                && self.ends_string(after, Ctx::Value)?);
         if !ends {
             return Ok(false);
         }

@@ -33,7 +33,7 @@ pub(crate) struct Input<'a> {
     /// Memo for [`Parser::line_comment_end`]: (comment start, container it was read in, its end). A
     /// comment is looked past, then skipped: it is searched once.
     pub(super) comment_end: Cell<(usize, usize, usize)>,
-    /// For [`Input::inner_closed`]: where the count starts, how far it went, the depth there.
+    /// For [`Input::inner_depth`]: where the count starts, how far it went, the depth there.
     inner_depth: Cell<(usize, usize, usize)>,
 }
 
@@ -193,18 +193,18 @@ impl<'a> Input<'a> {
     }
 
     /// Marks the quote at `from`, taken as content right after a bracket the content opened (see
-    /// [`Input::inner_closed`]).
+    /// [`Input::inner_depth`]).
     pub(super) fn open_inner(&self, from: usize) {
         self.inner_depth.set((from, from, 1));
     }
 
-    /// Whether the bracket before the quote marked by [`Input::open_inner`], and every one opened after
-    /// it, are closed by `to`: `{` and `[` counted against `}` and `]`, a closer with none open counting
-    /// for nothing (in `x[{"id": 1}]`, the `]` closes what came before the mark, and a later `{"a": "x",
-    /// "b": 2}` is open again). Asked with growing `to` as a string is read, the count goes on from where
-    /// it stopped: linear time.
+    /// How many of the brackets a string's content opened, from the one before the quote marked by
+    /// [`Input::open_inner`] on, are still open at `to`: `{` and `[` counted against `}` and `]`, a
+    /// closer with none open counting for nothing (in `x[{"id": 1}]`, the `]` closes what came before
+    /// the mark, and a later `{"a": "x", "b": 2}` is open again). Asked with growing `to` as a string is
+    /// read, the count goes on from where it stopped: linear time.
     #[inline(never)]
-    pub(super) fn inner_closed(&self, to: usize) -> bool {
+    pub(super) fn inner_depth(&self, to: usize) -> usize {
         let (from, mut at, mut depth) = self.inner_depth.get();
         if at > to {
             (at, depth) = (from, 1);
@@ -222,7 +222,7 @@ impl<'a> Input<'a> {
             };
         }
         self.inner_depth.set((from, to, depth));
-        depth == 0
+        depth
     }
 
     /// Offset of the end of the line containing `i` (the `\n` itself, or the end of the source).

@@ -520,7 +520,7 @@ impl Parser<'_> {
             // Inside a bracket the content opened, a comma is the pasted value's (`"{"a": 1, "b": 2}"`);
             // not once the content closed it again (`"x = {"a": 1}; f(x["a"])", "b": 2`).
             b',' => {
-                (self.st.str.inner_open == 0 || self.input.inner_closed(after - 1))
+                (self.st.str.inner_open == 0 || self.input.inner_depth(after - 1) == 0)
                     && self.continues_after_comma(q + width, ctx)?
             }
             b')' => matches!(self.top(), Some(Container::Call | Container::Tuple)),
@@ -535,7 +535,7 @@ impl Parser<'_> {
                 if prose {
                     spaced && s[q] < 0x80
                 } else if ctx == Ctx::Value && self.top() == Some(Container::Object) {
-                    !matches!(self.punct_after_quote(q)?, None | Some(b'}' | b']'))
+                    (spaced || !matches!(self.punct_after(q)?, None | Some(b'}' | b']')))
                         && self.key_ahead(q, false)?
                 } else {
                     spaced
@@ -544,9 +544,11 @@ impl Parser<'_> {
             // A key followed by a value with no colon between: `{"a" 1}`.
             b if ctx == Ctx::Key && spaced && self.value_starts_at(q, b)? => true,
             // A key or an array's item followed by a whole value with no colon or comma between:
-            // `{"a"2}`, `["a" 2]`. Prose goes on after its number (`"say "hi" 2 times"`).
+            // `{"a"2}`, `["a" 2]`. Prose goes on after its number (`"say "hi" 2 times"`), and code
+            // after a bracket in an object's value, where no key follows (`"print(f"{x}")"`).
             b if (ctx == Ctx::Key
                 || self.st.str.quotes_seen == 0
+                    && !(self.top() == Some(Container::Object) && matches!(b, b'{' | b'['))
                 || matches!(
                     self.top(),
                     Some(Container::Array | Container::Wrapper | Container::Tuple | Container::Set)
@@ -569,8 +571,8 @@ impl Parser<'_> {
         })
     }
 
-    /// The punctuation after the quote at `q`, past spaces (`None` at the end of the input).
-    fn punct_after_quote(&self, q: usize) -> Result<Option<u8>, Stop> {
+    /// The punctuation after the quote or the byte at `q`, past spaces (`None` at the end of the input).
+    fn punct_after(&self, q: usize) -> Result<Option<u8>, Stop> {
         let s = self.input.seen();
         let width = s.quote_at(q).map_or(1, |(_, w)| w);
         let (r, _) = self.input.peek_past_space(q + width);
@@ -578,8 +580,10 @@ impl Parser<'_> {
     }
 
     /// Whether a quote followed by the closer `c` at `at` ends the string. It does when the closer closes
-    /// the innermost container, unless the string's content opened a bracket just before a quote taken
-    /// as content (`"see {"b": "c"}, ok"`) and more than closers and the end follow. A closer that
+    /// the innermost container, unless the string's content holds brackets open since one just before a
+    /// quote taken as content ([`Input::inner_depth`]): then the closers after the quote are the
+    /// content's, as many as it holds open, and it ends only if the end of the input or a closer of the
+    /// innermost container follows them (`"see {"b": "c"}, ok"` goes on). A closer that
     /// closes no open container, or one below the innermost (the brackets around it left open), ends it
     /// unless text goes on after the closer on the same line up to another quote (`{"re": "x"] y"}`, and
     /// `[{"re": "['"]+"}]`, a regular expression's character class): then the quote is content. A
@@ -598,24 +602,22 @@ impl Parser<'_> {
     fn closer_ends_string_slow(&self, at: usize, c: u8, quote_end: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
         let (mut r, newline) = self.input.peek_past_space(at + 1);
-        // Brackets the content opened and closed again leave none for the closer to close.
-        let inner = match self.st.str.inner_open {
-            n if n > 0 && !self.input.inner_closed(quote_end - 1) => n,
-            _ => 0,
+        // The brackets the content holds open (none once it closed them again).
+        let mut inner = match self.st.str.inner_open {
+            0 => 0,
+            _ => self.input.inner_depth(quote_end - 1),
         };
-        if inner == 0 && self.closes_top(c) {
-            return Ok(true);
-        }
         if inner > 0 {
-            // The closers the content's brackets may take, then what follows them.
-            let mut closers = 1;
-            while closers < inner && matches!(s.at(r)?, Some(b'}' | b']')) {
-                closers += 1;
+            // The closers the content's brackets may take, then what follows them: the end, or the
+            // closer of the string's container (not the `]` of code's `[{"a": "b"}]` in an object,
+            // whose `[` came before the quote that was counted from).
+            while inner > 1 && matches!(s.at(r)?, Some(b'}' | b']')) {
+                inner -= 1;
                 r = self.input.peek_past_space(r + 1).0;
             }
-            return Ok(matches!(s.at(r)?, None | Some(b'}' | b']')));
+            return Ok(s.at(r)?.map_or(true, |c| self.closes_top(c)));
         }
-        if matches!(s.punct_at(r)?, None | Some(b',' | b'}' | b']')) {
+        if self.closes_top(c) || matches!(s.punct_at(r)?, None | Some(b',' | b'}' | b']')) {
             return Ok(true);
         }
         if self.open_closed_by(c).is_some() {
@@ -625,10 +627,7 @@ impl Parser<'_> {
             if s.quote_at(r).is_some() {
                 // A quote right after the closer opens the next key or item (`"y"} "b": 1`), unless a
                 // comma or a closer follows it: then it is this string's (`"['"]"}`).
-                return Ok(!matches!(
-                    self.punct_after_quote(r)?,
-                    Some(b',' | b'}' | b']')
-                ));
+                return Ok(!matches!(self.punct_after(r)?, Some(b',' | b'}' | b']')));
             }
         }
         let k = s.scan(r, |b| b != b'"' && b != b'\n')?;
