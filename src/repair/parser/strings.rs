@@ -678,15 +678,20 @@ impl Parser<'_> {
             .is_some_and(|(_, b)| matches!(b, b'{' | b'['))
     }
 
-    /// Whether a value that is not a string stands whole at `q`, whose byte is `b`: a bracket that
-    /// opens one, or a number or keyword followed by `,`, `]`, `}` or the end.
+    /// Whether a value that is not a string stands whole at `q`, whose byte is `b`: a `[`, a `{` before
+    /// a key or its `}`, or a number or keyword followed by `,`, `]`, `}` or the end.
     #[inline(never)]
     pub(super) fn whole_value_at(&self, q: usize, b: u8) -> Result<bool, Stop> {
         if !self.value_starts_at(q, b)? {
             return Ok(false);
         }
-        if matches!(b, b'{' | b'[') {
+        if b == b'[' {
             return Ok(true);
+        }
+        if b == b'{' {
+            // An object: empty, or a key first (not code's `{x}`, as in `f"{x}"`).
+            let (r, _) = self.input.peek_past_space(q + 1);
+            return Ok(self.input.seen().at(r)? == Some(b'}') || self.is_key_ahead(r)?);
         }
         let (r, _) = self.input.peek_past_space(self.word_end(q)?);
         Ok(matches!(
