@@ -294,7 +294,8 @@ proptest! {
     }
 
     /// Prose in a straight-quoted string keeps its typographic quotes (`“yes” “no”`, `it’s`, `‘best’ —`)
-    /// wherever what follows one cannot end the string, in objects and arrays, single- or double-quoted,
+    /// wherever what follows one cannot end the string, or it closes a quote the content opened
+    /// (`“yes”, then`), in objects and arrays, single- or double-quoted,
     /// with raw line breaks between words (a line may end and begin with a quoted word); and when the
     /// text is cut off after any word, the string keeps every word.
     #[test]
@@ -304,6 +305,9 @@ proptest! {
                 "[a-z]{1,6}",
                 "[a-z]{1,6}".prop_map(|w| format!("“{w}”")),
                 "[a-z]{1,6}".prop_map(|w| format!("‘{w}’")),
+                // A quote the content opened, closed before a comma or a colon (`“yes”, then`).
+                ("[a-z]{1,6}", "[,:;]").prop_map(|(w, p)| format!("“{w}”{p}")),
+                ("[a-z]{1,6}", "[,:;]").prop_map(|(w, p)| format!("‘{w}’{p}")),
                 "[a-z]{1,4}".prop_map(|w| format!("{w}’s")),
                 Just("—".to_string()),
                 Just("…".to_string()),

@@ -306,7 +306,8 @@ impl Parser<'_> {
             // A typographic quote closes a straight-quoted string only before what may end one.
             let typographic = close == 3 && straight_open;
             let closes = (!typographic || self.typographic_may_close(self.st.pos + close)?)
-                && self.ends_string(self.st.pos + close, self.st.str.ctx)?;
+                && self.ends_string(self.st.pos + close, self.st.str.ctx)?
+                && !(typographic && self.closes_own_opener(self.st.pos));
             if let Some(cq) = self.st.str.comma_quote {
                 // The quote after a `, "` in this string opened the next item if this one closes that
                 // item (`["apple, "pear"]`) or its key (`{"a": "x, "b": 1}`): the string should have
@@ -486,6 +487,32 @@ impl Parser<'_> {
                 .seen()
                 .at(q)?
                 .is_some_and(may_follow_closing_typographic))
+    }
+
+    /// Whether the typographic closing quote at `at` in a straight-quoted string closes one the content
+    /// opened: the nearest typographic quote of its kind before it opens (`"a “b”, “c”"`, where `”, ` may
+    /// otherwise end the string), with no straight quote of the string's kind between. Each search stops
+    /// at the quote before it, so a string's searches read it once. Asked last, when nothing else keeps
+    /// the quote in the string, so a stream waiting on what follows does not search again.
+    #[inline(never)]
+    fn closes_own_opener(&self, at: usize) -> bool {
+        let s = self.input.seen().span(0, at);
+        let (opener, own) = if self.input.seen()[at + 2] == RDQUO[2] {
+            (LDQUO[2], b'"')
+        } else {
+            (LSQUO[2], b'\'')
+        };
+        for k in (0..at).rev() {
+            let b = s[k];
+            if b == own {
+                return false;
+            }
+            // `“` or `”` for a `”`, `‘` or `’` for a `’`: the other kind's quotes are content.
+            if k >= 2 && s[k - 2] == 0xE2 && s[k - 1] == 0x80 && b | 1 == opener | 1 {
+                return b == opener;
+            }
+        }
+        false
     }
 
     /// Whether a closing quote whose end is at `after` really ends the string: what follows must be a
