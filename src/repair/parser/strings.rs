@@ -770,7 +770,8 @@ impl Parser<'_> {
                 && matches!(self.top(), Some(Container::Tuple | Container::Set)))
             || (matches!(b, b'(' | b')') && self.top() == Some(Container::Call))
             || b.is_ascii_digit()
-            || (b == b'-' && s.at(r + 1)?.is_some_and(|b| b.is_ascii_digit()))
+            // A sign the input ends after is a number cut off (`["a", -`).
+            || (b == b'-' && s.at(r + 1)?.map_or(true, |b| b.is_ascii_digit()))
             || self.keyword_at(r)?
             || self.is_bare_item_ahead(r, false)?)
     }
