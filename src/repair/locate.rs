@@ -171,9 +171,13 @@ fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> (Option<u
         note(repairs, RepairKind::ReasoningRemoved, from);
         return (Some(end), true);
     }
-    // A closing tag with no opening tag before it: the chat template emitted the opening tag.
+    // A closing tag with no opening tag before it: the chat template emitted the opening tag. Not one
+    // inside a string of a value the text starts with (`{"tags": ["</think>"],}`): that is content.
     match next_think_tag(s, from) {
         Some((_, _, false)) => (Some(from), true),
+        Some((at, _, true)) if matches!(s[from], b'{' | b'[') && in_string(s, from, at) => {
+            (Some(from), true)
+        }
         Some((at, len, true)) => {
             note(repairs, RepairKind::ReasoningRemoved, from);
             (Some(at + len), true)
@@ -716,6 +720,14 @@ mod tests {
     #[test]
     fn orphan_closing_tag_ends_reasoning() {
         let t = "I consider {\"x\":1}.</reasoning>\n[1]";
+        assert_eq!(start(t), t.find("[1]"));
+        // Unless the text starts with a value that holds it in a string.
+        let t = "[{\"tag\": \"</think>\"}, {\"tag\": \"<think>\"},]";
+        assert_eq!(start(t), Some(0));
+        let t = "{\"a\": \"[/THINK] x\", \"b\": 2,}";
+        assert_eq!(start(t), Some(0));
+        // Prose before it is reasoning, even with a string open in a value it holds.
+        let t = "I'd write {\"a\": \"x</think>[1]";
         assert_eq!(start(t), t.find("[1]"));
     }
 
