@@ -716,8 +716,9 @@ impl Parser<'_> {
             return Ok(true);
         }
         if b == b'{' {
-            // An object: empty, or a key first (not code's `{x}`, as in `f"{x}"`).
-            let (r, _) = self.input.peek_past_space(q + 1);
+            // An object: empty, or a key first (not code's `{x}`, as in `f"{x}"`), comments before it
+            // skipped.
+            let (r, _) = self.peek_past_space_and_comments(q + 1, true)?;
             return Ok(self.input.seen().at(r)? == Some(b'}') || self.is_key_ahead(r)?);
         }
         let (r, _) = self.input.peek_past_space(self.word_end(q)?);
