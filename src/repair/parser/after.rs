@@ -305,7 +305,7 @@ impl Parser<'_> {
                 if k > after
                     && matches!(quoted, Some((QuoteStyle::Double | QuoteStyle::Single, _))) =>
             {
-                Ok(s.quote_at(k).is_some() || self.whole_value_at(k, b)?)
+                Ok(s.quote_at(k).is_some() || self.whole_value_at(k, b, false)?)
             }
             // Words before a quoted key on their line (`NOTE "items": [1]`), which `unquoted_key` skips.
             Some(_) if k > after && !newline && s.quote_at(k).is_some() => {

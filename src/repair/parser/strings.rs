@@ -580,7 +580,7 @@ impl Parser<'_> {
                     self.top(),
                     Some(Container::Array | Container::Wrapper | Container::Tuple | Container::Set)
                 ))
-                && self.whole_value_at(q, b)? =>
+                && self.whole_value_at(q, b, newline)? =>
             {
                 true
             }
@@ -706,9 +706,10 @@ impl Parser<'_> {
     }
 
     /// Whether a value that is not a string stands whole at `q`, whose byte is `b`: a `[`, a `{` before
-    /// a key or its `}`, or a number or keyword followed by `,`, `]`, `}` or the end.
+    /// a key or its `}`, or a number or keyword followed by `,`, `]`, `}` or the end, or with `line`
+    /// (it starts a line) by a line break: items on lines of their own, their commas missing.
     #[inline(never)]
-    pub(super) fn whole_value_at(&self, q: usize, b: u8) -> Result<bool, Stop> {
+    pub(super) fn whole_value_at(&self, q: usize, b: u8, line: bool) -> Result<bool, Stop> {
         if !self.value_starts_at(q, b)? {
             return Ok(false);
         }
@@ -721,11 +722,12 @@ impl Parser<'_> {
             let (r, _) = self.peek_past_space_and_comments(q + 1, true)?;
             return Ok(self.input.seen().at(r)? == Some(b'}') || self.is_key_ahead(r)?);
         }
-        let (r, _) = self.input.peek_past_space(self.word_end(q)?);
-        Ok(matches!(
-            self.input.seen().punct_at(r)?,
-            None | Some(b',' | b']' | b'}')
-        ))
+        let (r, newline) = self.input.peek_past_space(self.word_end(q)?);
+        Ok(line && newline
+            || matches!(
+                self.input.seen().punct_at(r)?,
+                None | Some(b',' | b']' | b'}')
+            ))
     }
 
     /// Whether a value that is not a string starts at `q`, whose byte is `b`: a bracket, a number or a
