@@ -172,10 +172,17 @@ fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> (Option<u
         return (Some(end), true);
     }
     // A closing tag with no opening tag before it: the chat template emitted the opening tag. Not one
-    // inside a string of a value the text starts with (`{"tags": ["</think>"],}`): that is content.
+    // inside a string of a value that starts before it (`{"tags": ["</think>"],}`, also after prose or
+    // a fence's opening line): that is content. Prose's quotes come in pairs, so counting from its
+    // first bracket (`I consider [a, b] and {"c": "d"}.</think>`) finds the tag outside any string.
     match next_think_tag(s, from) {
         Some((_, _, false)) => (Some(from), true),
-        Some((at, _, true)) if matches!(s[from], b'{' | b'[') && in_string(s, from, at) => {
+        Some((at, _, true))
+            if s[from..at]
+                .iter()
+                .position(|&b| b == b'{' || b == b'[')
+                .is_some_and(|v| in_string(s, from + v, at)) =>
+        {
             (Some(from), true)
         }
         Some((at, len, true)) => {
@@ -726,9 +733,8 @@ mod tests {
         assert_eq!(start(t), Some(0));
         let t = "{\"a\": \"[/THINK] x\", \"b\": 2,}";
         assert_eq!(start(t), Some(0));
-        // Prose before it is reasoning, even with a string open in a value it holds.
-        let t = "I'd write {\"a\": \"x</think>[1]";
-        assert_eq!(start(t), t.find("[1]"));
+        let t = "Here it is:\n```json\n{\"a\": \"x</think> y\", \"b\": 2,}\n```";
+        assert_eq!(start(t), t.find("{\"a"));
     }
 
     #[test]
