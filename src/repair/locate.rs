@@ -25,6 +25,14 @@ pub(crate) struct Source {
     pub settled: bool,
 }
 
+/// The pair of [`REASONING_TAGS`] that is gpt-oss's analysis channel.
+const HARMONY: usize = 5;
+
+/// What else ends gpt-oss's analysis channel: a message in the commentary channel, a tool call's (`…<|end|>
+/// <|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{…}
+/// <|call|>`) or a preamble before one. A turn that calls a tool has no final channel.
+const HARMONY_COMMENTARY: &[u8] = b"<|channel|>commentary";
+
 /// Byte offset just after the first closing tag of pair `name` of [`REASONING_TAGS`] at or after `from`;
 /// `None` when there is none. Only that tag's first byte stops the scan (no closing tag is a prefix of
 /// another, so where it matches no other tag does).
@@ -32,8 +40,10 @@ fn end_of_block(s: &[u8], from: usize, name: usize) -> Option<usize> {
     let close = REASONING_TAGS[name].1.as_bytes();
     let mut p = from;
     while let Some(at) = find_byte_far(s, p, close[0]) {
-        if is_at(s, at, close) {
-            return Some(at + close.len());
+        for tag in [close, HARMONY_COMMENTARY] {
+            if is_at(s, at, tag) && (tag == close || name == HARMONY) {
+                return Some(at + tag.len());
+            }
         }
         p = at + 1;
     }
@@ -722,6 +732,16 @@ mod tests {
         // A `◁` that opens no tag hides nothing.
         let t = "Sure. ◁ Maybe [1] ▷ then [2]";
         assert_eq!(start(t), t.find("[1]"));
+    }
+
+    #[test]
+    fn gpt_oss_analysis_ends_at_the_final_or_the_commentary_channel() {
+        assert!(REASONING_TAGS[HARMONY].0.starts_with("<|channel|>analysis"));
+        let t = "<|channel|>analysis<|message|>Use {\"x\": 0}?<|end|><|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"x\": 1}<|call|>";
+        assert_eq!(start(t), t.find("{\"x\": 1"));
+        // Not a block of another pair.
+        let t = "<think>a<|channel|>commentary {\"no\": 1}</think>{\"x\": 1}";
+        assert_eq!(start(t), t.find("{\"x\": 1"));
     }
 
     #[test]
