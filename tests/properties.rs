@@ -530,6 +530,56 @@ proptest! {
         prop_assert_eq!(got, want, "{}", text);
     }
 
+    /// An array pretty-printed one item to a line keeps every item when the commas at the line ends are
+    /// missing: strings holding prose (quoted words, typography) side by side with numbers, keywords,
+    /// arrays and objects.
+    #[test]
+    fn line_items_with_their_commas_missing_keep_every_value(
+        items in prop::collection::vec(
+            prop_oneof![
+                "[a-z]{1,6}( [a-z]{1,6}){0,3}".prop_map(Value::String),
+                "[a-z]{1,6}".prop_map(|w| Value::String(format!("say “{w}”, then go"))),
+                (-1000i64..1000).prop_map(Value::from),
+                prop_oneof![Just(Value::Bool(true)), Just(Value::Bool(false)), Just(Value::Null)],
+                "[a-z]{1,4}".prop_map(|w| serde_json::json!([w, 1])),
+                "[a-z]{1,4}".prop_map(|w| serde_json::json!({ "k": w })),
+            ],
+            2..8,
+        ),
+        commas in prop::collection::vec(any::<bool>(), 8),
+    ) {
+        let mut text = String::from("{\"items\": [\n");
+        for (i, item) in items.iter().enumerate() {
+            text.push_str("  ");
+            text.push_str(&serde_json::to_string(item).unwrap());
+            if i + 1 < items.len() && commas[i] {
+                text.push(',');
+            }
+            text.push('\n');
+        }
+        text.push_str("]}");
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, serde_json::json!({ "items": items }), "{}", text);
+    }
+
+    /// A closing reasoning tag inside a string of the JSON is the string's content, with prose or a
+    /// fence before the value or none, whatever repair the value needs.
+    #[test]
+    fn closing_reasoning_tags_in_strings_of_the_value_are_content(
+        tag in prop::sample::select(llm_response_sanitizer::REASONING_TAGS.to_vec()),
+        words in "[a-z]{1,6}( [a-z]{1,6}){0,3}",
+        before in prop::sample::select(vec!["", "Here it is: ", "Sure!\n```json\n", "See [notes] below: "]),
+        trailing in any::<bool>(),
+    ) {
+        let note = format!("{words} {} {words}", tag.1);
+        let value = serde_json::json!({ "note": note, "n": [1, 2] });
+        let json = serde_json::to_string(&value).unwrap();
+        let json = if trailing { format!("{},}}", &json[..json.len() - 1]) } else { json[..json.len() - 1].to_string() };
+        let text = format!("{before}{json}");
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, value, "{}", text);
+    }
+
     #[test]
     fn every_prefix_of_a_document_repairs(v in json_container()) {
         let text = serde_json::to_string(&v).unwrap();
