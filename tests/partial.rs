@@ -521,6 +521,41 @@ fn reasoning_first_shows_nothing_before_the_closing_tag() {
     assert_eq!(p.finish().unwrap().json, whole);
 }
 
+/// With reasoning first, gpt-oss's analysis channel also ends where a tool call in the commentary channel
+/// starts: the call's arguments show as they arrive, not only at the end.
+#[test]
+fn reasoning_first_shows_a_gpt_oss_tool_call_after_the_analysis() {
+    let text =
+        "<|channel|>analysis<|message|>Call it with {\"city\": \"x\"}.<|end|><|start|>assistant\
+                <|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>\
+                {\"city\": \"Tokyo\", \"days\": [1, 2]}<|call|>";
+    let answer = text.find("{\"city\": \"Tokyo").unwrap();
+    for size in [1, 2, 5, 13] {
+        let mut p = PartialJson::new(&RepairOptions::default()).with_reasoning_first(true);
+        let mut live = Live::default();
+        let mut shown_before_end = false;
+        let mut at = 0;
+        for c in split_at(text, &(size..text.len()).step_by(size).collect::<Vec<_>>()) {
+            let u = p.push(c).unwrap();
+            at += c.len();
+            live.apply(&u.changes);
+            assert!(
+                at > answer || live.root.is_none(),
+                "chunks of {size}: the draft shown"
+            );
+            shown_before_end |= at < text.len() && live.root.is_some();
+        }
+        assert!(
+            shown_before_end,
+            "chunks of {size}: nothing shown before the end"
+        );
+        let want = serde_json::json!({"city": "Tokyo", "days": [1, 2]});
+        assert_eq!(live.root.unwrap(), want);
+        let whole = repair(text, &RepairOptions::default()).unwrap().json;
+        assert_eq!(p.finish().unwrap().json, whole);
+    }
+}
+
 /// A stream that starts with `[` may be starting `[/THINK]` (Magistral's closing tag, its opening tag emitted
 /// by the chat template): once the tag is whole, the `[` is no longer shown as the value.
 #[test]

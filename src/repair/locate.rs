@@ -35,7 +35,9 @@ const HARMONY_COMMENTARY: &[u8] = b"<|channel|>commentary";
 
 /// Byte offset just after the first closing tag of pair `name` of [`REASONING_TAGS`] at or after `from`;
 /// `None` when there is none. Only that tag's first byte stops the scan (no closing tag is a prefix of
-/// another, so where it matches no other tag does).
+/// another, so where it matches no other tag does). Out of line: four sites, once per text or per push
+/// of a stream in a block.
+#[inline(never)]
 fn end_of_block(s: &[u8], from: usize, name: usize) -> Option<usize> {
     let close = REASONING_TAGS[name].1.as_bytes();
     let mut p = from;
@@ -123,7 +125,7 @@ fn next_think_tag(s: &[u8], from: usize) -> Option<(usize, usize, bool)> {
 }
 
 /// Whether a closing reasoning tag (`</think>`, `[/THINK]`, `◁/think▷`, …, any case) starts at or after
-/// `from`.
+/// `from`, or a gpt-oss commentary message, which ends the analysis too ([`end_of_block`]).
 pub(crate) fn has_closing_think_tag(s: &[u8], from: usize) -> bool {
     let mut p = from;
     while let Some((at, _, closing)) = next_think_tag(s, p) {
@@ -132,7 +134,8 @@ pub(crate) fn has_closing_think_tag(s: &[u8], from: usize) -> bool {
         }
         p = at + 1;
     }
-    false
+    // What else ends gpt-oss's analysis (a commentary message), as a block of it ends.
+    end_of_block(s, from, HARMONY).is_some()
 }
 
 /// Whether a reasoning tag of either kind that starts with `<`, `[` or `◁` starts at or after `from`.
