@@ -562,6 +562,37 @@ proptest! {
         prop_assert_eq!(got, serde_json::json!({ "items": items }), "{}", text);
     }
 
+    /// A member's bare words written over several lines (a model that forgot the quotes around prose)
+    /// are one string, line breaks and indentation included, whatever members follow.
+    #[test]
+    fn bare_words_over_several_lines_are_one_value(
+        lines in prop::collection::vec("[a-zA-Zé你—][a-zA-Z0-9é你— .!?]{0,12}", 1..5),
+        indent in "[ \t]{0,4}",
+        comma in any::<bool>(),
+        next in prop_oneof![Just(""), Just("next: 1"), Just("\"next\": [1]"), Just("'next': true")],
+    ) {
+        let value = lines.iter().map(|l| l.trim_end()).collect::<Vec<_>>().join(&format!("\n{indent}"));
+        let mut text = format!("{{\n{indent}text: {value}");
+        if !next.is_empty() {
+            text.push_str(if comma { ",\n" } else { "\n" });
+            text.push_str(&indent);
+            text.push_str(next);
+        }
+        text.push_str("\n}");
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        let mut want = serde_json::json!({ "text": value });
+        if !next.is_empty() {
+            want["next"] = if next.ends_with("true") {
+                Value::Bool(true)
+            } else if next.ends_with(']') {
+                serde_json::json!([1])
+            } else {
+                Value::from(1)
+            };
+        }
+        prop_assert_eq!(got, want, "{}", text);
+    }
+
     /// A closing reasoning tag inside a string of the JSON is the string's content, with prose or a
     /// fence before the value or none, whatever repair the value needs.
     #[test]

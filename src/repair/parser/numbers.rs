@@ -416,16 +416,23 @@ impl Parser<'_> {
     }
 
     /// Whether the words of a member's bare value go on after the comma before `i`: more words follow on
-    /// the same line, and they are not a key (`{"a": ipsum, sic, datum.", "b": 1}`).
+    /// the same line, and they are not a key (`{"a": ipsum, sic, datum.", "b": 1}`). After a line break
+    /// (`line`), they go on when the next line holds words and no colon before its first comma or its
+    /// end (`b: hey world lets do\n  so that we can test this out,`): read as a member of its own, such
+    /// a line was a key without a value, and dropped.
     #[inline(never)]
-    fn words_go_on(&self, i: usize) -> Result<bool, Stop> {
+    fn words_go_on(&self, i: usize, line: bool) -> Result<bool, Stop> {
         let s = self.input.seen();
         let (r, newline) = self.input.peek_past_space(i);
         let Some(b) = s.at(r)? else {
             return Ok(false);
         };
-        if newline || s.quote_at(r).is_some() || !(b.is_ascii_alphanumeric() || b >= 0x80) {
+        if newline && !line || s.quote_at(r).is_some() || !(b.is_ascii_alphanumeric() || b >= 0x80)
+        {
             return Ok(false);
+        }
+        if line {
+            return Ok(s.at(s.scan(r, |b| !matches!(b, b':' | b'\n' | b','))?)? != Some(b':'));
         }
         Ok(!self.is_key_ahead(r)?)
     }
@@ -504,7 +511,7 @@ impl Parser<'_> {
                     k += 1;
                     continue;
                 }
-                b',' if in_object && self.words_go_on(k + 1)? => {
+                b',' | b'\n' if in_object && self.words_go_on(k + 1, b == b'\n')? => {
                     k += 1;
                     continue;
                 }
