@@ -76,7 +76,7 @@ repair_kinds! {
     QuoteToken => "quote_token", Quotes, "read the text between two of a model's quote tokens (Gemma 4's <|\"|>, FunctionGemma's escape token) as a string";
     InvalidEscape => "invalid_escape", Quotes, "kept the backslash of an invalid escape sequence";
     // Literals and numbers.
-    PythonLiteral => "python_literal", Literals, "replaced a Python literal (True, False, None, a tuple's parentheses)";
+    PythonLiteral => "python_literal", Literals, "replaced a Python literal (True, False, None, a tuple's parentheses, a triple-quoted string's quotes)";
     NonJsonLiteral => "non_json_literal", Literals, "replaced undefined, NaN or Infinity by null";
     NumberFormat => "number_format", Literals, "rewrote a number in JSON form (leading +, .5, 12., 1,000)";
     NumberAsString => "number_as_string", Literals, "kept a number-like token that is not a JSON number as a string (02134, 1.2.3, 12,50)";

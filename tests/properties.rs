@@ -593,6 +593,23 @@ proptest! {
         prop_assert_eq!(got, want, "{}", text);
     }
 
+    /// A value in Python's triple quotes is the text between them as it stands: quotes, apostrophes,
+    /// backslashes and line breaks included.
+    #[test]
+    fn triple_quoted_values_are_their_text(
+        content in "[a-z \"'\\\n{}\\[\\],:é你]{0,30}[a-z]",
+        in_array in any::<bool>(),
+    ) {
+        prop_assume!(!content.contains("\"\"\""));
+        let (text, want) = if in_array {
+            (format!("[\"\"\"{content}\"\"\", 1]"), serde_json::json!([content, 1]))
+        } else {
+            (format!("{{\"code\": \"\"\"{content}\"\"\", \"n\": 1}}"), serde_json::json!({"code": content, "n": 1}))
+        };
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, want, "{}", text);
+    }
+
     /// A closing reasoning tag inside a string of the JSON is the string's content, with prose or a
     /// fence before the value or none, whatever repair the value needs.
     #[test]

@@ -92,10 +92,14 @@ pub enum QuoteStyle {
     GemmaToken,
     /// FunctionGemma's `<escape>`, as [`QuoteStyle::GemmaToken`].
     EscapeToken,
+    /// Python's `"""` opening a value (code in JSON: `"code": """def f():\n    return 'x'"""`), as
+    /// [`QuoteStyle::GemmaToken`]: up to the next `"""`, everything is content.
+    TripleQuote,
 }
 
-/// The quote tokens, [`QuoteStyle::GemmaToken`]'s and [`QuoteStyle::EscapeToken`]'s.
-pub const QUOTE_TOKENS: [&[u8]; 2] = [b"<|\"|>", b"<escape>"];
+/// The quote tokens: [`QuoteStyle::GemmaToken`]'s, [`QuoteStyle::EscapeToken`]'s and
+/// [`QuoteStyle::TripleQuote`]'s.
+pub const QUOTE_TOKENS: [&[u8]; 3] = [b"<|\"|>", b"<escape>", b"\"\"\""];
 
 /// The quote that opens a string at `s[i..]`, with its length in bytes.
 #[inline]

@@ -97,6 +97,8 @@ impl Parser<'_> {
             QuoteStyle::GemmaToken | QuoteStyle::EscapeToken => {
                 self.record(RepairKind::QuoteToken, self.st.pos)?
             }
+            // repair: `"""text"""`, a Python triple-quoted string
+            QuoteStyle::TripleQuote => self.record(RepairKind::PythonLiteral, self.st.pos)?,
             _ => self.record(RepairKind::CurlyQuotes, self.st.pos)?,
         }
         self.st.pos += qlen;
@@ -118,10 +120,14 @@ impl Parser<'_> {
     #[inline(never)]
     fn token_content(&mut self) -> Result<bool, Stop> {
         let s = self.input.seen();
-        let token = QUOTE_TOKENS[(self.st.str.style == QuoteStyle::EscapeToken) as usize];
+        let token = QUOTE_TOKENS[match self.st.str.style {
+            QuoteStyle::GemmaToken => 0,
+            QuoteStyle::EscapeToken => 1,
+            _ => 2,
+        }];
         loop {
             let run = self.st.pos;
-            self.st.pos = s.run(run, |b| b != b'<');
+            self.st.pos = s.run(run, |b| b != token[0]);
             escape_into(&mut self.st.out, s.span(run, self.st.pos));
             let truncated = s.at(self.st.pos)?.is_none();
             if truncated || s.is_at(self.st.pos, token)? {
@@ -134,7 +140,7 @@ impl Parser<'_> {
                 self.st.out.push(b'"');
                 return Ok(truncated);
             }
-            self.st.out.push(b'<');
+            escape_into(&mut self.st.out, &token[..1]);
             self.st.pos += 1;
         }
     }
@@ -233,7 +239,10 @@ impl Parser<'_> {
     pub(super) fn string_content(&mut self) -> Result<bool, Stop> {
         let s = self.input.seen();
         let style = self.st.str.style;
-        if matches!(style, QuoteStyle::GemmaToken | QuoteStyle::EscapeToken) {
+        if matches!(
+            style,
+            QuoteStyle::GemmaToken | QuoteStyle::EscapeToken | QuoteStyle::TripleQuote
+        ) {
             return self.token_content();
         }
         let single = matches!(style, QuoteStyle::Single | QuoteStyle::CurlySingle);

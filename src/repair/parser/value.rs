@@ -37,7 +37,10 @@ impl Parser<'_> {
             }
             b':' => self.skip_unexpected(),
             _ => {
-                if let Some(quote) = self.opening_quote_at(self.st.pos)? {
+                if let Some(mut quote) = self.opening_quote_at(self.st.pos)? {
+                    if b == b'"' && s.is_at(self.st.pos, QUOTE_TOKENS[2])? {
+                        quote = (QuoteStyle::TripleQuote, 3);
+                    }
                     self.begin_value();
                     self.open_string(quote, Ctx::Value, false)?;
                     // Straight on through the string: the states only matter when a stream stops.
