@@ -12,8 +12,10 @@ name=llm_response_sanitizer
 # with panics that trap at once: core's panic messages, their formatting and the panic locations are then
 # not in the module (-4.2 KB gzipped, the same speed; a panic traps either way, see src/wasm.rs). Its own
 # target directory keeps the stable toolchain's builds (clippy, the wasm tests) from rebuilding each time.
+# `--cfg shipped` lets code that runs once per call (the locator, the bindings' cold entries, extraction's
+# candidate loop) be optimized for size there (`optimize(size)`, a nightly attribute; src/lib.rs).
 nightly=$(cat scripts/wasm-nightly)
-RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort" cargo "+$nightly" build --release --target wasm32-unknown-unknown \
+RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort --cfg shipped" cargo "+$nightly" build --release --target wasm32-unknown-unknown \
   -Zbuild-std=std,panic_abort --target-dir target/shipped --quiet
 rm -rf pkg
 wasm-bindgen "target/shipped/wasm32-unknown-unknown/release/$name.wasm" --out-dir pkg --target web --omit-default-module-path

@@ -20,6 +20,11 @@
 //! UTF-16 indices and 1-based line/column that JavaScript callers see.
 
 #![cfg_attr(not(test), no_std)]
+// The shipped module (scripts/build.sh, a pinned nightly) optimizes for size what runs once per call and
+// is not where time goes: the locator, the bindings' cold entries, extraction's loop over candidates.
+// 99,991 -> 99,593 bytes gzipped; A/B in one process against the build without it: 0.98-1.01
+// on 2 KB repairs with and without fences and think blocks, extraction 0.97.
+#![cfg_attr(shipped, feature(optimize_attribute))]
 
 extern crate alloc;
 #[cfg(feature = "std")]

@@ -219,6 +219,7 @@ fn push_location(out: &mut String, l: Location) {
     );
 }
 
+#[cfg_attr(shipped, optimize(size))]
 fn error_string(e: &Error) -> String {
     let mut out = String::from("E{\"kind\":");
     push_json_str(&mut out, e.kind().code());
@@ -329,6 +330,7 @@ fn panic_probe(len: usize, input: Form) {
 /// The pieces of `list` before each ASCII `separator` and after the last one, if not empty (as
 /// `split_terminator`). Written out: `str::split` with a character brought in a searcher of about a
 /// kilobyte.
+#[cfg_attr(shipped, optimize(size))]
 fn pieces(list: &str, separator: u8) -> impl Iterator<Item = &str> {
     let mut rest = list;
     core::iter::from_fn(move || {
@@ -494,6 +496,7 @@ fn push_repairs(b: &mut Vec<u8>, numbers: &[u32]) {
 /// followed by a NUL, the start and end tags alternately (`tags` of them), then the response prefixes
 /// (`prefixes` of them), then the endpoint-wide prefixes; `grace` may be `Infinity`; `flags` holds the
 /// `CLEAN_*` bits. (One string rather than three arrays of strings: their glue costs more wasm.)
+#[cfg_attr(shipped, optimize(size))]
 fn clean_options(
     items: &str,
     tags: usize,
@@ -547,6 +550,7 @@ pub struct JsCleaner(Cleaner, [u32; 2]);
 impl JsCleaner {
     /// A cleaner with the options the TypeScript side validated (see [`clean_options`]).
     #[wasm_bindgen(constructor)]
+    #[cfg_attr(shipped, optimize(size))]
     pub fn new(items: &str, tags: usize, prefixes: usize, grace: f64, flags: u32) -> JsCleaner {
         JsCleaner(
             Cleaner::new(&clean_options(items, tags, prefixes, grace, flags)),
@@ -604,17 +608,20 @@ impl JsCleaner {
     /// (50 KB of reasoning: a third of `cleanDetailed`'s time, half in Chinese). [`NO_TEXT`] when there is
     /// no reasoning, or when the host should read [`JsCleaner::reasoning`] instead.
     #[wasm_bindgen(js_name = reasoningEdge)]
+    #[cfg_attr(shipped, optimize(size))]
     pub fn reasoning_edge(&self, end: bool) -> u32 {
         self.1[usize::from(end)]
     }
 
     /// The removed reasoning, once known, as [`output_text`].
+    #[cfg_attr(shipped, optimize(size))]
     pub fn reasoning(&self) -> u32 {
         output_text(self.0.reasoning())
     }
 
     /// The text of a reasoning block still open, as [`output_text`].
     #[wasm_bindgen(js_name = pendingReasoning)]
+    #[cfg_attr(shipped, optimize(size))]
     pub fn pending_reasoning(&self) -> u32 {
         output_text(self.0.pending_reasoning())
     }
@@ -649,6 +656,7 @@ impl JsPartialJson {
     /// Shows the value by a compiled schema (see [`PartialJson::with_schema`]); `forbid_coercions` is a
     /// comma-separated list of coercion rule codes. A schema that did not compile changes nothing.
     #[wasm_bindgen(js_name = setSchema)]
+    #[cfg_attr(shipped, optimize(size))]
     pub fn set_schema(&mut self, schema: &JsSchema, forbid_coercions: &str) {
         if let Ok(schema) = &schema.0 {
             self.0
@@ -713,12 +721,14 @@ impl JsPartialJson {
     }
 
     /// The error the parse stopped with so far, in `repairText`'s `E` format, if any, as [`output_text`].
+    #[cfg_attr(shipped, optimize(size))]
     pub fn error(&self) -> u32 {
         output_text(self.0.error().map(error_string).as_deref())
     }
 
     /// All the text pushed so far, as [`output_text`]: the door keeps no copy of a stream's text unless it
     /// needs one, and takes this one when it starts to.
+    #[cfg_attr(shipped, optimize(size))]
     pub fn text(&self) -> u32 {
         output_text(Some(self.0.text()))
     }
@@ -772,6 +782,7 @@ impl JsSchema {
     /// object text of `{uri: schema}`; `draft` one of `Draft::from_name`'s names. Errors are kept for
     /// [`JsSchema::error`].
     #[wasm_bindgen(constructor)]
+    #[cfg_attr(shipped, optimize(size))]
     pub fn new(len: usize, draft: &str, remotes: &str, assert_format: bool) -> JsSchema {
         let options = CompileOptions {
             default_draft: Draft::from_name(draft).unwrap_or(Draft::Draft2020),
@@ -789,12 +800,14 @@ impl JsSchema {
 
     /// The compile error as JSON `{code, message, schemaPath}`, if the schema did not compile, as
     /// [`output_text`].
+    #[cfg_attr(shipped, optimize(size))]
     pub fn error(&self) -> u32 {
         output_text(self.0.as_ref().err().map(String::as_str))
     }
 
     /// Validates the value whose JSON text is the first `len` bytes of input; leaves
     /// `{"valid":…,"issues":[…]}` as [`output_text`] (nothing for a schema that did not compile).
+    #[cfg_attr(shipped, optimize(size))]
     pub fn validate(&self, len: usize) -> u32 {
         let Ok(schema) = &self.0 else {
             return 0;
@@ -809,6 +822,7 @@ impl JsSchema {
     /// [`repair_text`]; `forbid_coercions` is a comma-separated list of coercion rule codes; candidates
     /// before `skip` are passed over).
     #[allow(clippy::too_many_arguments)]
+    #[cfg_attr(shipped, optimize(size))]
     pub fn extract(
         &self,
         len: usize,

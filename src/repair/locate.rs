@@ -176,6 +176,7 @@ fn open_block(s: &[u8], name: usize, begin: usize) -> Reasoning {
 /// Removes a leading reasoning block (SPEC §2.3). Returns the offset where the answer starts, or `None`
 /// when the whole text is reasoning (an opening tag that is never closed); and whether a longer text
 /// could answer differently (no reasoning tag seen yet, so a closing one may still come).
+#[cfg_attr(shipped, optimize(size))]
 fn skip_reasoning(s: &[u8], from: usize, repairs: &mut Vec<Repair>) -> (Option<usize>, bool) {
     if let Some((len, name)) = tag_at(s, from, false) {
         let Some(end) = end_of_block(s, from + len, name) else {
@@ -272,6 +273,7 @@ fn end_of_fence(s: &[u8], from: usize, marker: u8) -> usize {
 /// The first fenced block tagged json (or untagged) whose content starts with `{` or `[` (SPEC §2.4).
 /// Reasoning blocks and the contents of other blocks are skipped; with `tags` false the text from `from`
 /// holds no reasoning tag (`skip_reasoning` looked for every tag), and only fences stop the scan.
+#[cfg_attr(shipped, optimize(size))]
 fn find_fenced(s: &[u8], from: usize, tags: bool) -> Option<(usize, Fence)> {
     let mut p = from;
     // The next `[THINK]`-style tag at or after `p`, kept while `p` has not passed it (the text's end when
@@ -312,6 +314,7 @@ fn find_fenced(s: &[u8], from: usize, tags: bool) -> Option<(usize, Fence)> {
 
 /// Whether the `{` or `[` at `i` starts something that reads as JSON rather than prose such as
 /// `[1]`-style references are accepted; `{name}` placeholders and `[see below]` are not.
+#[cfg_attr(shipped, optimize(size))]
 fn is_strong_start(s: &[u8], i: usize) -> bool {
     let mut j = i + 1;
     while j < s.len() && (s[j].is_ascii_whitespace() || starts_with_at(s, j, NBSP)) {
@@ -355,6 +358,7 @@ fn is_strong_start(s: &[u8], i: usize) -> bool {
 /// The end of a control token at `p`: a chat-template token (`<|message|>`, `<|python_tag|>`) or a
 /// bracketed one (`[TOOL_CALLS]`, `[INST]`, `[/INST]`: capitals and underscores). Such tokens are never
 /// a value (SPEC §2.4), and a bracket right after one is where an answer starts.
+#[cfg_attr(shipped, optimize(size))]
 fn control_token_end(s: &[u8], p: usize) -> Option<usize> {
     let (close, start) = match s.get(p..p + 2)? {
         b"<|" => (b'|', p + 2),
@@ -411,6 +415,7 @@ pub(crate) fn may_become_control_token(s: &[u8], p: usize) -> bool {
 /// answer is accepted even when it starts weakly (`[active, idle]`); later ones must start strongly.
 /// Reasoning blocks are skipped; with `tags` false the text holds no reasoning tag, and only `<` (a
 /// control token) and fences stop the scan, not the `◁` of Kimi-VL's tags.
+#[cfg_attr(shipped, optimize(size))]
 fn find_in_prose(s: &[u8], from: usize, tags: bool) -> Option<usize> {
     let (mut p, mut weak) = (from, from);
     // The next bracket at or after `p`, kept while `p` has not passed it, so no byte is searched twice.
@@ -471,6 +476,7 @@ fn in_string(s: &[u8], from: usize, at: usize) -> bool {
 }
 
 /// Whether the text between `from` and `start` ends with a JSONP callback, `name(`.
+#[cfg_attr(shipped, optimize(size))]
 fn is_jsonp_prefix(s: &[u8], from: usize, start: usize) -> bool {
     let mut k = start;
     while k > from && s[k - 1].is_ascii_whitespace() {
@@ -514,6 +520,7 @@ pub(crate) fn locate(s: &[u8]) -> Option<Source> {
 /// [`locate`] for a text whose start was located before as `known`, which it updates: past a decided
 /// reasoning question it reads only the answer, and in an open block only the text a closing tag may end
 /// in, so a stream that locates again after each chunk reads the reasoning once.
+#[cfg_attr(shipped, optimize(size))]
 pub(crate) fn locate_in(s: &[u8], known: &mut Reasoning) -> Option<Source> {
     if let &mut Reasoning::Open {
         name,
@@ -599,6 +606,7 @@ pub(crate) fn locate_in(s: &[u8], known: &mut Reasoning) -> Option<Source> {
 
 /// Where the scan for the next candidate (see [`candidates_from`]) goes on after a value ending at `end`:
 /// past the block's closing fence for a fenced value.
+#[cfg_attr(shipped, optimize(size))]
 pub(crate) fn after_candidate(text: &str, end: usize, fence: Option<u8>) -> usize {
     match fence {
         Some(marker) => end_of_fence(text.as_bytes(), end, marker),
@@ -610,6 +618,7 @@ pub(crate) fn after_candidate(text: &str, end: usize, fence: Option<u8>) -> usiz
 /// content starts with `{` or `[`, or a bracket in prose that starts a value. Reasoning blocks and other
 /// languages' blocks are skipped. `first` accepts a weak start at `from` itself (the answer's first
 /// character). Schema-guided extraction reads every candidate this way (SPEC §5).
+#[cfg_attr(shipped, optimize(size))]
 pub(crate) fn next_candidate(text: &str, from: usize, first: bool) -> Option<Source> {
     let s = text.as_bytes();
     let mut p = from;
@@ -668,6 +677,7 @@ pub(crate) fn next_candidate(text: &str, from: usize, first: bool) -> Option<Sou
 
 /// Where the answer starts: after leading whitespace and a reasoning block; `None` when the whole text
 /// is reasoning.
+#[cfg_attr(shipped, optimize(size))]
 pub(crate) fn answer_start(text: &str) -> Option<usize> {
     let s = text.as_bytes();
     let mut ignored = Vec::new();

@@ -185,6 +185,7 @@ fn settles_invalid(kind: RepairKind) -> bool {
 /// Every top-level JSON value in `text`, in textual order, each located and repaired on its own (SPEC §5):
 /// a wholly valid text is the only candidate; reasoning is never one. At most `max` are read. A
 /// candidate that fails (a forbidden repair, too deep) is returned as its error, in its place.
+#[cfg_attr(shipped, optimize(size))]
 pub(crate) fn candidates(
     text: &str,
     options: &Options,

@@ -52,6 +52,7 @@ impl Extracted {
 }
 
 /// Coerces and validates one candidate; says whether it is valid.
+#[cfg_attr(shipped, optimize(size))]
 fn judge(
     schema: &Schema,
     options: &ExtractOptions,
@@ -109,6 +110,7 @@ pub fn extract(text: &str, schema: &Schema, options: &ExtractOptions) -> Extract
 /// [`extract`], the message of the `parse` issue for a text none of whose candidates could be read
 /// made by `unread` from the first candidate's error. The wasm binding sends that error to the
 /// TypeScript side, which names a forbidden repair by its code there: the codes stay out of the wasm.
+#[cfg_attr(shipped, optimize(size))]
 pub(crate) fn extract_with(
     text: &str,
     schema: &Schema,

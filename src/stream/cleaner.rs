@@ -315,6 +315,7 @@ pub struct Cleaner {
 
 impl Cleaner {
     /// A cleaner with `options`.
+    #[cfg_attr(shipped, optimize(size))]
     pub fn new(options: &CleanOptions) -> Cleaner {
         let pairs: Vec<&ThinkTag> = options
             .think_tags
