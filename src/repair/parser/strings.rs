@@ -764,8 +764,9 @@ impl Parser<'_> {
         if self.is_ellipsis_item_ahead(r)? {
             return Ok(true);
         }
-        // A closing fence ends the source, also right after the quote of the next item (`"a", "```).
-        let q = r + usize::from(b == b'"');
+        // A closing fence ends the source, also right after the quote or the sign of the next item
+        // (`"a", "```, `"a", -```).
+        let q = r + usize::from(matches!(b, b'"' | b'-'));
         if s.at(q)? == Some(b'`') && s.fence_at(q)? {
             return Ok(true);
         }
