@@ -73,7 +73,7 @@ repair_kinds! {
     UnescapedQuote => "unescaped_quote", Quotes, "escaped a double quote inside a string";
     MissingQuote => "missing_quote", Quotes, "closed a string whose closing quote was missing";
     ControlCharacter => "control_character", Quotes, "escaped a raw control character (newline, tab, ...) inside a string";
-    QuoteToken => "quote_token", Quotes, "read the text between two of a model's quote tokens (Gemma 4's <|\"|>, FunctionGemma's escape token) as a string";
+    QuoteToken => "quote_token", Quotes, "read the text between two of a model's quote tokens (Gemma 4's <|\"|>, FunctionGemma's escape token), or a fenced code block written as a value, as a string";
     InvalidEscape => "invalid_escape", Quotes, "kept the backslash of an invalid escape sequence";
     // Literals and numbers.
     PythonLiteral => "python_literal", Literals, "replaced a Python literal (True, False, None, a tuple's parentheses, a triple-quoted string's quotes)";

@@ -610,6 +610,30 @@ proptest! {
         prop_assert_eq!(got, want, "{}", text);
     }
 
+    /// A fenced code block written as a member's or an item's value (`"code": ```python`, its lines, a
+    /// closing fence) is the text of its lines: quotes, backticks, brackets and all; the fence's info
+    /// string and the closing fence's indentation are not. (A block tagged `json` is the source.)
+    #[test]
+    fn fenced_code_values_are_their_lines(
+        lines in prop::collection::vec("[a-z (){}\\[\\]\"'`=;,:.é你\\\\]{0,16}", 1..5),
+        info in prop::sample::select(vec!["", "python", "typescript main.ts"]),
+        indent in "[ ]{0,4}",
+        in_array in any::<bool>(),
+    ) {
+        prop_assume!(lines.iter().all(|l| !l.trim_start().starts_with("```")));
+        let code = lines.join("\n");
+        // An untagged block whose code starts with a bracket is the source (SPEC §2.4).
+        prop_assume!(!info.is_empty() || !code.trim_start().starts_with(['{', '[']));
+        let block = format!("```{info}\n{code}\n{indent}```");
+        let (text, want) = if in_array {
+            (format!("[\"x\", {block}, 2]"), serde_json::json!(["x", code, 2]))
+        } else {
+            (format!("{{\n  \"code\": {block},\n  \"n\": 1\n}}"), serde_json::json!({"code": code, "n": 1}))
+        };
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, want, "{}", text);
+    }
+
     /// A closing reasoning tag inside a string of the JSON is the string's content, with prose or a
     /// fence before the value or none, whatever repair the value needs.
     #[test]

@@ -95,11 +95,14 @@ pub enum QuoteStyle {
     /// Python's `"""` opening a value (code in JSON: `"code": """def f():\n    return 'x'"""`), as
     /// [`QuoteStyle::GemmaToken`]: up to the next `"""`, everything is content.
     TripleQuote,
+    /// A fenced code block written as a value (`"code": ```python⏎…⏎```,`), as
+    /// [`QuoteStyle::GemmaToken`]: its lines up to a closing fence at the start of one, after spaces.
+    Fence,
 }
 
-/// The quote tokens: [`QuoteStyle::GemmaToken`]'s, [`QuoteStyle::EscapeToken`]'s and
-/// [`QuoteStyle::TripleQuote`]'s.
-pub const QUOTE_TOKENS: [&[u8]; 3] = [b"<|\"|>", b"<escape>", b"\"\"\""];
+/// The quote tokens: [`QuoteStyle::GemmaToken`]'s, [`QuoteStyle::EscapeToken`]'s,
+/// [`QuoteStyle::TripleQuote`]'s and the closing one of [`QuoteStyle::Fence`].
+pub const QUOTE_TOKENS: [&[u8]; 4] = [b"<|\"|>", b"<escape>", b"\"\"\"", b"```"];
 
 /// The quote that opens a string at `s[i..]`, with its length in bytes.
 #[inline]

@@ -226,6 +226,7 @@ impl<'a> Input<'a> {
     }
 
     /// Offset of the end of the line containing `i` (the `\n` itself, or the end of the source).
+    #[inline(never)]
     pub(super) fn line_end(&self, i: usize) -> usize {
         self.find_memo(&self.line_break, i, b"\n\0").min(self.end)
     }

@@ -432,7 +432,17 @@ impl Parser<'_> {
             return Ok(false);
         }
         if line {
-            return Ok(s.at(s.scan(r, |b| !matches!(b, b':' | b'\n' | b','))?)? != Some(b':'));
+            // The whole line, once it has arrived (its end is memoized: a stream stays linear).
+            let end = self.input.line_end(r);
+            s.has_through(end)?;
+            for &b in s.span(r, end) {
+                match b {
+                    b',' => break,
+                    b':' => return Ok(false),
+                    _ => {}
+                }
+            }
+            return Ok(true);
         }
         Ok(!self.is_key_ahead(r)?)
     }

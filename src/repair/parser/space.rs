@@ -49,6 +49,12 @@ impl Parser<'_> {
                     self.record(RepairKind::NonstandardWhitespace, self.st.pos)?;
                     self.st.pos += 2;
                 }
+                // A fence that opens a value is a string's (see `value_fence`).
+                b'`' if self.st.state == State::Value
+                    && self.value_fence(self.st.pos)?.is_some() =>
+                {
+                    return Ok(())
+                }
                 // The closing fence ends the source for good, in a stream too.
                 b'`' | b'~' if s.fence_at(self.st.pos)? => {
                     if !self.input.fenced_source() {

@@ -94,7 +94,8 @@ impl Parser<'_> {
                 self.record(RepairKind::SingleQuotes, self.st.pos)?
             }
             // repair: `{location:<|"|>Paris<|"|>}`, a string between quote tokens
-            QuoteStyle::GemmaToken | QuoteStyle::EscapeToken => {
+            // repair: `"code": ```python⏎…⏎```,`, a fenced code block as a value
+            QuoteStyle::GemmaToken | QuoteStyle::EscapeToken | QuoteStyle::Fence => {
                 self.record(RepairKind::QuoteToken, self.st.pos)?
             }
             // repair: `"""text"""`, a Python triple-quoted string
@@ -120,19 +121,31 @@ impl Parser<'_> {
     #[inline(never)]
     fn token_content(&mut self) -> Result<bool, Stop> {
         let s = self.input.seen();
-        let token = QUOTE_TOKENS[match self.st.str.style {
-            QuoteStyle::GemmaToken => 0,
-            QuoteStyle::EscapeToken => 1,
-            _ => 2,
-        }];
+        let style = self.st.str.style;
+        let token = QUOTE_TOKENS[style as usize - QuoteStyle::GemmaToken as usize];
+        // A fence's lines are read a line at a time.
+        let first = if style == QuoteStyle::Fence {
+            b'\n'
+        } else {
+            token[0]
+        };
         loop {
             let run = self.st.pos;
-            self.st.pos = s.run(run, |b| b != token[0]);
+            self.st.pos = s.run(run, |b| b != first);
             escape_into(&mut self.st.out, s.span(run, self.st.pos));
             let truncated = s.at(self.st.pos)?.is_none();
-            if truncated || s.is_at(self.st.pos, token)? {
+            // A fence closes at the start of a line, after its indentation; the line break before it is
+            // not content.
+            let mut at = self.st.pos;
+            if first == b'\n' && !truncated {
+                at += 1;
+                while matches!(s.at(at)?, Some(b' ' | b'\t')) {
+                    at += 1;
+                }
+            }
+            if truncated || s.is_at(at, token)? {
                 if !truncated {
-                    self.st.pos += token.len();
+                    self.st.pos = at + token.len();
                 } else if self.st.str.ctx == Ctx::Value {
                     // repair: the input ends inside the string
                     self.record(RepairKind::TruncatedString, self.st.pos)?;
@@ -140,7 +153,7 @@ impl Parser<'_> {
                 self.st.out.push(b'"');
                 return Ok(truncated);
             }
-            escape_into(&mut self.st.out, &token[..1]);
+            escape_into(&mut self.st.out, &[first]);
             self.st.pos += 1;
         }
     }
@@ -241,7 +254,10 @@ impl Parser<'_> {
         let style = self.st.str.style;
         if matches!(
             style,
-            QuoteStyle::GemmaToken | QuoteStyle::EscapeToken | QuoteStyle::TripleQuote
+            QuoteStyle::GemmaToken
+                | QuoteStyle::EscapeToken
+                | QuoteStyle::TripleQuote
+                | QuoteStyle::Fence
         ) {
             return self.token_content();
         }

@@ -37,7 +37,15 @@ impl Parser<'_> {
             }
             b':' => self.skip_unexpected(),
             _ => {
-                if let Some(mut quote) = self.opening_quote_at(self.st.pos)? {
+                let fence = match b {
+                    b'`' => self.value_fence(self.st.pos)?,
+                    _ => None,
+                };
+                let quote = match fence {
+                    Some(n) => Some((QuoteStyle::Fence, n)),
+                    None => self.opening_quote_at(self.st.pos)?,
+                };
+                if let Some(mut quote) = quote {
                     if b == b'"' && s.is_at(self.st.pos, QUOTE_TOKENS[2])? {
                         quote = (QuoteStyle::TripleQuote, 3);
                     }
@@ -67,6 +75,29 @@ impl Parser<'_> {
             b'`' if !s.fence_at(i)? => Some((QuoteStyle::Backtick, 1)),
             _ => s.quote_at(i),
         })
+    }
+
+    /// A fenced code block written as an item's or a member's value (`"code": ```python⏎…⏎```,`), its
+    /// fence at `i`: the length from the fence to the code's first line. The fence opens on the line of
+    /// what came before it (a fence on a line of its own is the source's closing one), its line holds an
+    /// info string at most (no backtick or quote before its line break), and text follows that line.
+    #[inline(never)]
+    pub(super) fn value_fence(&self, i: usize) -> Result<Option<usize>, Stop> {
+        let s = self.input.seen();
+        if self.st.stack.is_empty() || !s.fence_at(i)? {
+            return Ok(None);
+        }
+        let mut j = i - 1;
+        while matches!(s[j], b' ' | b'\t') {
+            j -= 1;
+        }
+        // The line's end is memoized: a stream that brings a long line decides once, in linear time.
+        let end = self.input.line_end(i);
+        let mut info = s.span(i + 3, end).iter();
+        Ok((!matches!(s[j], b'\n' | b'\r')
+            && s.at(end + 1)?.is_some()
+            && !info.any(|&b| matches!(b, b'`' | b'"')))
+        .then_some(end + 1 - i))
     }
 
     /// Whether the `(` at `i` opens a tuple: an item or its `)` follows it, not a word (`(approx)` stays text).
