@@ -562,11 +562,12 @@ proptest! {
         prop_assert_eq!(got, serde_json::json!({ "items": items }), "{}", text);
     }
 
-    /// A member's bare words written over several lines (a model that forgot the quotes around prose)
-    /// are one string, line breaks and indentation included, whatever members follow.
+    /// A member's bare words written over several lines (a model that forgot the quotes around prose),
+    /// quoted phrases among them, are one string, line breaks and indentation included, whatever members
+    /// follow.
     #[test]
     fn bare_words_over_several_lines_are_one_value(
-        lines in prop::collection::vec("[a-zA-Zé你—][a-zA-Z0-9é你— .!?]{0,12}", 1..5),
+        lines in prop::collection::vec("[a-zA-Zé你—][a-zA-Z0-9é你— .!?]{0,12}( \"[a-z]{1,5}\"( [a-z]{1,4})?)?", 1..5),
         indent in "[ \t]{0,4}",
         comma in any::<bool>(),
         next in prop_oneof![Just(""), Just("next: 1"), Just("\"next\": [1]"), Just("'next': true")],

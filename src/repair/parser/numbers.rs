@@ -447,6 +447,25 @@ impl Parser<'_> {
         Ok(!self.is_key_ahead(r)?)
     }
 
+    /// Where a quoted phrase among a member's bare words that opens at `k` ends (`a: I would say "like
+    /// this" or so`): past its closing quote on the same line, when no string ends at `k` (a value's
+    /// opening quote missing: `{"a":foo","b":1}`) and something other than a colon follows (a key:
+    /// `{a: x "b": 1}`).
+    #[inline(never)]
+    fn phrase_end(&self, k: usize) -> Result<Option<usize>, Stop> {
+        let s = self.input.seen();
+        if self.ends_string(k + 1, Ctx::Value)? {
+            return Ok(None);
+        }
+        let q = s.scan(k + 1, |b| b != b'"' && b != b'\n')?;
+        if s.at(q)? != Some(b'"') {
+            return Ok(None);
+        }
+        // At the end of the input, it may be a key cut off before its colon (SPEC §3 drops it).
+        let next = s.punct_at(self.input.peek_past_space(q + 1).0)?;
+        Ok(next.is_some_and(|b| b != b':').then_some(q + 1))
+    }
+
     /// Opens a call whose first argument starts at `at`: its value is that argument, or the array of its
     /// arguments once a comma follows the first.
     pub(super) fn open_call(&mut self, at: usize) -> Step {
@@ -525,6 +544,15 @@ impl Parser<'_> {
                     k += 1;
                     continue;
                 }
+                // A quoted phrase in a member's words (`a: I would say "like this" or so`) is theirs,
+                // both its quotes: a quote ends them only before a key, or where a string would end
+                // (a value's opening quote missing: `{"a":foo","b":1}`).
+                b'"' if in_object => {
+                    if let Some(end) = self.phrase_end(k)? {
+                        k = end;
+                        continue;
+                    }
+                }
                 _ => {}
             }
             if matches!(b, b',' | b'}' | b']' | b'\n' | b'\r' | b'"')
@@ -551,6 +579,7 @@ impl Parser<'_> {
         // closing quote of a string whose opening one is missing.
         let closed = s.at(k)? == Some(b'"') && self.ends_string(k + 1, Ctx::Value)?;
         let mut e = k;
+
         // Spaces before a closing quote are the string's; before a delimiter they are not.
         while !closed && e > start && matches!(s[e - 1], b' ' | b'\t') {
             e -= 1;
