@@ -545,8 +545,7 @@ impl Parser<'_> {
                     continue;
                 }
                 // A quoted phrase in a member's words (`a: I would say "like this" or so`) is theirs,
-                // both its quotes: a quote ends them only before a key, or where a string would end
-                // (a value's opening quote missing: `{"a":foo","b":1}`).
+                // both its quotes (see `phrase_end` for the quotes that still end them).
                 b'"' if in_object => {
                     if let Some(end) = self.phrase_end(k)? {
                         k = end;
@@ -579,7 +578,6 @@ impl Parser<'_> {
         // closing quote of a string whose opening one is missing.
         let closed = s.at(k)? == Some(b'"') && self.ends_string(k + 1, Ctx::Value)?;
         let mut e = k;
-
         // Spaces before a closing quote are the string's; before a delimiter they are not.
         while !closed && e > start && matches!(s[e - 1], b' ' | b'\t') {
             e -= 1;
