@@ -443,6 +443,7 @@ fn write_repaired(
 /// repairs were made; returns the repairs as four numbers each, its kind's index in
 /// [`crate::RepairKind::ALL`] (the vocabulary's order), its position, and its 1-based line and column, for
 /// [`push_repairs`]. The host builds the records.
+#[cfg_attr(shipped, optimize(size))]
 fn push_report(s: &mut String, text: &str, all: &[Repair], span: &Range<usize>) -> Vec<u32> {
     let repairs = &all[..all.len().min(REPORT_MAX)];
     // In the order they mostly come in (repairs before the span, as a fence's, break it): then

@@ -563,16 +563,24 @@ proptest! {
     }
 
     /// A member's bare words written over several lines (a model that forgot the quotes around prose),
-    /// quoted phrases among them, are one string, line breaks and indentation included, whatever members
-    /// follow.
+    /// quoted phrases and parentheses with commas among them, are one string, line breaks and
+    /// indentation included, whatever members follow.
     #[test]
     fn bare_words_over_several_lines_are_one_value(
-        lines in prop::collection::vec("[a-zA-Zé你—][a-zA-Z0-9é你— .!?]{0,12}( \"[a-z]{1,5}\"( [a-z]{1,4})?)?", 1..5),
+        lines in prop::collection::vec(
+            "[a-zA-Zé你—][a-zA-Z0-9é你— .!?]{0,12}( \"[a-z]{1,5}\"( [a-z]{1,4})?)?",
+            1..5,
+        ),
         indent in "[ \t]{0,4}",
+        signature in "( f\\(([a-z]{1,4}, )?[a-z]{1,4}: [a-z]{1,4}, [a-z]{1,4}: [a-z]{1,4}\\): [a-z]{1,4})?",
         comma in any::<bool>(),
         next in prop_oneof![Just(""), Just("next: 1"), Just("\"next\": [1]"), Just("'next': true")],
     ) {
-        let value = lines.iter().map(|l| l.trim_end()).collect::<Vec<_>>().join(&format!("\n{indent}"));
+        // A signature's parentheses hold commas and colons (on the first line: on a later one a colon
+        // reads as a key's).
+        let mut lines: Vec<String> = lines.iter().map(|l| l.trim_end().to_string()).collect();
+        lines[0].push_str(&signature);
+        let value = lines.join(&format!("\n{indent}"));
         let mut text = format!("{{\n{indent}text: {value}");
         if !next.is_empty() {
             text.push_str(if comma { ",\n" } else { "\n" });

@@ -372,7 +372,12 @@ impl Parser<'_> {
                 }
             }
         }
-        if k > start && is_ident_start(s[start]) && next == Some(b'(') {
+        // Not when its first argument reads as a key: `f(a: number, b: string): void` is a signature.
+        if k > start
+            && is_ident_start(s[start])
+            && next == Some(b'(')
+            && !self.is_key_ahead(self.input.peek_past_space(k + 1).0)?
+        {
             // repair: `ObjectId("…")`, `NumberLong(2)`: the value is the argument
             self.record(RepairKind::FunctionCall, start)?;
             return self.open_call(k + 1);
@@ -522,6 +527,9 @@ impl Parser<'_> {
         // Brackets a member's words opened (`{text: see {the appendix} here}`): their closers and commas
         // are the words' too.
         let mut inner = 0u32;
+        // Parentheses they opened (`sig: f(a: number, b: string): void`): their commas are theirs, and
+        // only `)` closes them.
+        let mut parens = 0u32;
         // The word is a key (`[name: "Ada"]`, see `bare_key_end`): it ends before its colon.
         let key = if in_object {
             None
@@ -535,8 +543,14 @@ impl Parser<'_> {
             };
             match b {
                 b'{' | b'[' if in_object => inner += 1,
+                b'(' if in_object => parens += 1,
                 b'}' | b']' | b',' if inner > 0 => {
                     inner -= u32::from(b != b',');
+                    k += 1;
+                    continue;
+                }
+                b')' | b',' if parens > 0 => {
+                    parens -= u32::from(b != b',');
                     k += 1;
                     continue;
                 }
