@@ -106,6 +106,22 @@ fn assert_parses(input: &str) -> Option<String> {
     }
 }
 
+/// `written` (a value as a model wrote it, `text` its string) as an array's item between two others, or
+/// as a member of an object with another after it; with the value the repair must give.
+fn member_or_item(written: &str, text: &str, in_array: bool) -> (String, Value) {
+    if in_array {
+        (
+            format!("[\"x\", {written}, 2]"),
+            serde_json::json!(["x", text, 2]),
+        )
+    } else {
+        (
+            format!("{{\n  \"code\": {written},\n  \"n\": 1\n}}"),
+            serde_json::json!({"code": text, "n": 1}),
+        )
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         // PROPTEST_CASES raises the count for long runs; 2,000 keeps `npm test` quick.
@@ -610,11 +626,7 @@ proptest! {
         in_array in any::<bool>(),
     ) {
         prop_assume!(!content.contains("\"\"\""));
-        let (text, want) = if in_array {
-            (format!("[\"\"\"{content}\"\"\", 1]"), serde_json::json!([content, 1]))
-        } else {
-            (format!("{{\"code\": \"\"\"{content}\"\"\", \"n\": 1}}"), serde_json::json!({"code": content, "n": 1}))
-        };
+        let (text, want) = member_or_item(&format!("\"\"\"{content}\"\"\""), &content, in_array);
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
         prop_assert_eq!(got, want, "{}", text);
     }
@@ -633,12 +645,7 @@ proptest! {
         let code = lines.join("\n");
         // An untagged block whose code starts with a bracket is the source (SPEC §2.4).
         prop_assume!(!info.is_empty() || !code.trim_start().starts_with(['{', '[']));
-        let block = format!("```{info}\n{code}\n{indent}```");
-        let (text, want) = if in_array {
-            (format!("[\"x\", {block}, 2]"), serde_json::json!(["x", code, 2]))
-        } else {
-            (format!("{{\n  \"code\": {block},\n  \"n\": 1\n}}"), serde_json::json!({"code": code, "n": 1}))
-        };
+        let (text, want) = member_or_item(&format!("```{info}\n{code}\n{indent}```"), &code, in_array);
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
         prop_assert_eq!(got, want, "{}", text);
     }
