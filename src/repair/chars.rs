@@ -103,6 +103,8 @@ pub enum QuoteStyle {
 /// The quote tokens: [`QuoteStyle::GemmaToken`]'s, [`QuoteStyle::EscapeToken`]'s,
 /// [`QuoteStyle::TripleQuote`]'s and the closing one of [`QuoteStyle::Fence`].
 pub const QUOTE_TOKENS: [&[u8]; 4] = [b"<|\"|>", b"<escape>", b"\"\"\"", b"```"];
+// The token styles are the last four, in the tokens' order (the parser indexes the tokens by style).
+const _: () = assert!(QuoteStyle::Fence as usize - QuoteStyle::GemmaToken as usize == 3);
 
 /// The quote that opens a string at `s[i..]`, with its length in bytes.
 #[inline]

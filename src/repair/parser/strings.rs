@@ -115,8 +115,9 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// [`Self::string_content`] between quote tokens: everything up to the closing token is content as
-    /// it stands, escaped as JSON (backslashes, quotes and line breaks too: the `quote_token` repair).
+    /// [`Self::string_content`] between quote tokens (a model's, Python's `"""`, a value's fences):
+    /// everything up to the closing token is content as it stands, escaped as JSON (backslashes, quotes
+    /// and line breaks too).
     #[cold]
     #[inline(never)]
     fn token_content(&mut self) -> Result<bool, Stop> {
