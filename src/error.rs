@@ -54,6 +54,7 @@ impl ErrorKind {
 
     /// [`Self::describe`] without the code of a forbidden repair, which the wasm binding sends as a
     /// number: the TypeScript side names it (and describes it), so no kind's code is in the wasm.
+    #[cfg_attr(shipped, optimize(size))]
     pub(crate) fn summary(&self) -> String {
         match self {
             ErrorKind::NoJson => {

@@ -151,6 +151,7 @@ pub(crate) fn repair_transcoded(s: &[u8], options: &Options) -> Option<Repaired<
 }
 
 /// The repair of the text `s` (UTF-8, or Latin-1 with `latin1`), faults at offsets of `s`.
+#[cfg_attr(shipped, optimize(size))]
 fn repair_in(s: &[u8], options: &Options, latin1: bool) -> Result<Repaired<Vec<u8>>, Fault> {
     let result = locate::locate(s)
         .ok_or((ErrorKind::NoJson, 0))
@@ -259,6 +260,7 @@ pub(crate) fn valid(s: &[u8]) -> Repaired<Vec<u8>> {
 }
 
 /// The result of a finished parse of `text`.
+#[cfg_attr(shipped, optimize(size))]
 pub(crate) fn repaired(text: &[u8], parse: SourceParse) -> Repaired<Vec<u8>> {
     let (start, _) = parse.source();
     let out = parse.into_output(text);

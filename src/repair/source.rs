@@ -264,6 +264,7 @@ impl SourceParse {
 
     /// The result, after `feed` returned `Ok(true)` without `more`: repairs in original offsets, the
     /// JSON text, and where the value ended.
+    #[cfg_attr(shipped, optimize(size))]
     pub fn into_output(mut self, text: &[u8]) -> Output {
         let Some(parser) = self.parser.take() else {
             return Output {

@@ -531,6 +531,7 @@ impl<'a> Parser<'a> {
     /// innermost [`CLOSER_REACH`] (a bound that keeps closers of the wrong kind linear in time on any
     /// depth).
     #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     fn open_closed_by(&self, c: u8) -> Option<usize> {
         let stack = &self.st.stack;
         let from = stack.len().saturating_sub(CLOSER_REACH);
