@@ -47,7 +47,7 @@ repair_kinds! {
     Jsonp => "jsonp", Extraction, "removed a JSONP callback wrapper";
     InvisibleCharacter => "invisible_character", Extraction, "removed an invisible character (BOM, zero-width) outside strings";
     NonstandardWhitespace => "nonstandard_whitespace", Extraction, "treated a non-breaking or other Unicode space as whitespace";
-    EscapedJson => "escaped_json", Extraction, "unescaped JSON that was escaped without outer quotes, with backslashes or with its quotes doubled as in CSV";
+    EscapedJson => "escaped_json", Extraction, "unescaped JSON that was escaped without outer quotes: with backslashes, with its quotes doubled as in CSV, or its line breaks only";
     // Punctuation and structure.
     TrailingComma => "trailing_comma", Syntax, "removed a trailing comma";
     RedundantComma => "redundant_comma", Syntax, "removed a redundant comma";

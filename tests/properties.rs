@@ -167,6 +167,31 @@ proptest! {
         prop_assert_eq!(got, v);
     }
 
+    /// Pretty-printed JSON whose line breaks and indenting tabs were written as `\n` and `\t` (two
+    /// characters each) and whose quotes were not escaped, alone or after prose: the value it was, the
+    /// strings' own escapes (`\"`, `\\`, `\n`) kept.
+    #[test]
+    fn escaped_line_breaks_around_plain_quotes_are_whitespace(
+        v in json_container(),
+        tabs in any::<bool>(),
+        prose in any::<bool>(),
+    ) {
+        let pretty = serde_json::to_string_pretty(&v).unwrap();
+        // A line's indent is never in a string: pretty JSON writes no raw line break in one.
+        let lines: Vec<String> = pretty
+            .lines()
+            .map(|l| {
+                let body = l.trim_start_matches(' ');
+                let indent = l.len() - body.len();
+                if tabs { format!("{}{body}", "\\t".repeat(indent / 2)) } else { l.to_string() }
+            })
+            .collect();
+        let escaped = lines.join("\\n");
+        let text = if prose { format!("Here it is: {escaped}") } else { escaped };
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, v, "{}", text);
+    }
+
     /// Structural slips (issue 23) lose nothing: quoted JSON pasted into a string without escaping.
     #[test]
     fn json_pasted_unescaped_into_a_string_stays_in_it(

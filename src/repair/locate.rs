@@ -317,8 +317,13 @@ fn find_fenced(s: &[u8], from: usize, tags: bool) -> Option<(usize, Fence)> {
 #[cfg_attr(shipped, optimize(size))]
 fn is_strong_start(s: &[u8], i: usize) -> bool {
     let mut j = i + 1;
-    while j < s.len() && (s[j].is_ascii_whitespace() || starts_with_at(s, j, NBSP)) {
-        j += 1;
+    loop {
+        match (s.get(j), s.get(j + 1)) {
+            // Escaped whitespace: JSON that was escaped (see `source::is_escaped`).
+            (Some(b'\\'), Some(b'n' | b'r' | b't')) => j += 2,
+            (Some(&b), _) if b.is_ascii_whitespace() || starts_with_at(s, j, NBSP) => j += 1,
+            _ => break,
+        }
     }
     let Some(&b) = s.get(j) else { return false };
     if quote_at(s, j).is_some()

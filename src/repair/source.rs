@@ -13,16 +13,29 @@ use crate::error::{Error, ErrorKind};
 use crate::prelude::*;
 use crate::record::{Repair, RepairKind};
 
-/// JSON that arrived escaped, with backslashes (`{\"a\": 1}`) or with its quotes doubled as CSV writes
-/// them (`{""a"": 1}`): the source unescaped once, with a map from each byte of the plain text back to its
-/// offset in the original.
+/// How a source was escaped (see [`is_escaped`]).
+#[derive(Clone, Copy, PartialEq)]
+enum Escape {
+    /// With backslashes, quotes included: `{\"a\": 1}`.
+    Backslashes,
+    /// Quotes doubled as CSV writes them; a backslash is the JSON's own.
+    Doubled,
+    /// Only the whitespace, quotes left as they are: `{\n  "a": 1\n}`. The JSON's own escapes
+    /// (`\"`, `\\`) stay, and a `\n` in a string is a line break either way.
+    Spaces,
+}
+
+/// JSON that arrived escaped, with backslashes (`{\"a\": 1}`), with its quotes doubled as CSV writes
+/// them (`{""a"": 1}`), or with its line breaks and tabs only: the source unescaped once, with a map from
+/// each byte of the plain text back to its offset in the original.
 struct Escaped {
     plain: Vec<u8>,
     map: Vec<usize>,
     /// The next original byte to unescape.
     next: usize,
-    /// Doubled quotes; then a backslash is the JSON's own.
-    doubled: bool,
+    how: Escape,
+    /// With [`Escape::Spaces`], whether the unescaping is inside a string: there `\n` stays.
+    in_string: bool,
 }
 
 impl Escaped {
@@ -31,14 +44,29 @@ impl Escaped {
     fn feed(&mut self, s: &[u8], more: bool) {
         let mut i = self.next;
         while i < s.len() {
+            let (doubled, spaces) = (self.how == Escape::Doubled, self.how == Escape::Spaces);
             let (b, len) = match (s[i], s.get(i + 1)) {
-                (b'"', next) if self.doubled => match next {
+                (b'"', next) if doubled => match next {
                     None if more => break,
                     Some(b'"') => (b'"', 2),
                     _ => (b'"', 1),
                 },
-                (b, _) if self.doubled => (b, 1),
+                (b, _) if doubled => (b, 1),
                 (b'\\', None) if more => break,
+                (b'"', _) if spaces => {
+                    self.in_string = !self.in_string;
+                    (b'"', 1)
+                }
+                // The JSON's own escapes, kept whole: `\\n` is not a backslash and a line break, and a
+                // string's `\n` is its own too.
+                (b'\\', Some(&c))
+                    if spaces && (self.in_string || !matches!(c, b'n' | b'r' | b't')) =>
+                {
+                    self.plain.push(b'\\');
+                    self.map.push(i);
+                    i += 1;
+                    (c, 1)
+                }
                 (b'\\', Some(b'"')) => (b'"', 2),
                 (b'\\', Some(b'\\')) => (b'\\', 2),
                 (b'\\', Some(b'/')) => (b'/', 2),
@@ -60,24 +88,30 @@ impl Escaped {
     }
 }
 
-/// Whether the source is JSON escaped without outer quotes, `Some(Some(doubled))` if it is: brackets,
-/// whitespace and escaped whitespace (`\n` as two characters) may come before the first `\"`, or the
-/// first key or string is in doubled quotes, as CSV writes a cell's (`{""name"": ""Ada""}`; see
-/// [`doubled_at`]). `None` while a stream has not yet brought the bytes that decide; `*at` is then where
-/// to look again (so a stream of a million brackets is looked at once, not once per chunk).
-fn is_escaped(s: &[u8], at: &mut usize, more: bool) -> Option<Option<bool>> {
+/// Whether the source is JSON escaped without outer quotes, and how: brackets, whitespace and escaped
+/// whitespace (`\n` as two characters) may come before the first `\"`, or the first key or string is in
+/// doubled quotes, as CSV writes a cell's (`{""name"": ""Ada""}`; see [`doubled_at`]), or escaped
+/// whitespace comes before the first token (`{\n  "a": 1}`: no JSON starts so). `None` while a stream has
+/// not yet brought the bytes that decide; `*at` is then where to look again (so a stream of a million
+/// brackets is looked at once, not once per chunk), and `*spaces` whether escaped whitespace came
+/// before it.
+fn is_escaped(s: &[u8], at: &mut usize, spaces: &mut bool, more: bool) -> Option<Option<Escape>> {
     let i = at;
     loop {
         match (s.get(*i), s.get(*i + 1)) {
             (Some(b'{' | b'[' | b' ' | b'\n' | b'\r' | b'\t'), _) => *i += 1,
-            (Some(b'\\'), Some(b'n' | b'r' | b't')) => *i += 2,
+            (Some(b'\\'), Some(b'n' | b'r' | b't')) => {
+                *spaces = true;
+                *i += 2
+            }
             (Some(b'\\' | b'"'), None) | (None, _) if more => return None,
             _ => break,
         }
     }
     Some(match (s.get(*i), s.get(*i + 1)) {
-        (Some(b'\\'), Some(b'"')) => Some(false),
-        (Some(b'"'), Some(b'"')) => doubled_at(s, *i + 2, more)?.then_some(true),
+        (Some(b'\\'), Some(b'"')) => Some(Escape::Backslashes),
+        (Some(b'"'), Some(b'"')) if doubled_at(s, *i + 2, more)? => Some(Escape::Doubled),
+        (Some(_), _) if *spaces => Some(Escape::Spaces),
         _ => None,
     })
 }
@@ -117,6 +151,8 @@ pub(crate) struct SourceParse {
     escaped: Option<Option<Escaped>>,
     /// Where the look for escaping continues while it is undecided.
     escape_probe: usize,
+    /// Whether the probe has passed escaped whitespace.
+    escaped_spaces: bool,
     parser: Option<Parser<'static>>,
     options: Options,
     /// The text is Latin-1, one byte per character (see [`super::repair_latin1`]).
@@ -145,6 +181,7 @@ impl SourceParse {
             repairs: src.repairs,
             escaped: None,
             escape_probe: src.start,
+            escaped_spaces: false,
             parser: None,
             options: options.clone(),
             latin1,
@@ -169,10 +206,10 @@ impl SourceParse {
     /// [`Self::feed`] on the text's bytes; the error as a [`Fault`] at an offset of `s`.
     pub fn feed_bytes(&mut self, s: &[u8], more: bool) -> Result<bool, Fault> {
         if self.escaped.is_none() {
-            match is_escaped(s, &mut self.escape_probe, more) {
+            match is_escaped(s, &mut self.escape_probe, &mut self.escaped_spaces, more) {
                 None => return Ok(false),
                 Some(None) => self.escaped = Some(None),
-                Some(Some(doubled)) => {
+                Some(Some(how)) => {
                     // repair: JSON escaped without outer quotes
                     if self.options.forbid.contains(RepairKind::EscapedJson) {
                         let repair = RepairKind::EscapedJson;
@@ -186,7 +223,8 @@ impl SourceParse {
                         plain: Vec::with_capacity(s.len() - self.start),
                         map: Vec::with_capacity(s.len() - self.start),
                         next: self.start,
-                        doubled,
+                        how,
+                        in_string: false,
                     }));
                 }
             }
