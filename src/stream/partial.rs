@@ -554,6 +554,7 @@ impl PartialJson {
     /// the pushes showed, the flag says where the result is that value completed by the changes now in
     /// the recorder, which the view read from the rest of the parse that fed it (never with a schema,
     /// whose view shows coerced values): the host need not read the result's JSON.
+    #[cfg_attr(shipped, optimize(size))]
     pub(crate) fn end(&mut self, show: bool) -> (Result<Repaired<Vec<u8>>, Error>, bool) {
         self.finished = true;
         if let Some(e) = &self.too_long {
@@ -574,6 +575,7 @@ impl PartialJson {
     /// the end, is the answer when it needed no repair (valid JSON); the strict pass over the whole text
     /// runs only when it did, or failed (1 MB of valid JSON: `finish()` in 0.5–0.8 of the time). The flag
     /// (only with `show`): the answer is the value of that parse, and the view has read all of it.
+    #[cfg_attr(shipped, optimize(size))]
     fn conclude(&mut self, text: &str, show: bool) -> (Result<Repaired<Vec<u8>>, Error>, bool) {
         let (out, shown) = match self.end_parse(text, show) {
             Ok(ended) => ended,
