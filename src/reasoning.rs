@@ -11,9 +11,12 @@
 /// (`<seed:think>`), Gemma 4's thought channel and Cohere's Command A Reasoning, as a server that keeps
 /// special tokens in the text writes them, and LG's EXAONE Deep (`<thought>`, which its chat template
 /// writes, so the answer mostly holds only the closing tag), Moonshot's Kimi-VL Thinking (`◁think▷`, whose
-/// tags start with U+25C1) and ServiceNow's Apriel Thinker, whose reasoning follows the sentence its chat
-/// template or the model writes first and ends at the marker of its final response.
-pub const REASONING_TAGS: [(&str, &str); 12] = [
+/// tags start with U+25C1), the OpenThoughts format of OpenThinker, Sky-T1 and Bespoke-Stratos
+/// (`<|begin_of_thought|>`, its answer then between `<|begin_of_solution|>` and `<|end_of_solution|>`,
+/// which the locator passes over as chat-template tokens) and ServiceNow's Apriel Thinker, whose reasoning
+/// follows the sentence its chat template or the model writes first and ends at the marker of its final
+/// response.
+pub const REASONING_TAGS: [(&str, &str); 13] = [
     ("<think>", "</think>"),
     ("<thinking>", "</thinking>"),
     ("<reasoning>", "</reasoning>"),
@@ -28,6 +31,7 @@ pub const REASONING_TAGS: [(&str, &str); 12] = [
     ("<|START_THINKING|>", "<|END_THINKING|>"),
     ("<thought>", "</thought>"),
     ("◁think▷", "◁/think▷"),
+    ("<|begin_of_thought|>", "<|end_of_thought|>"),
     ("Here are my reasoning steps:", "[BEGIN FINAL RESPONSE]"),
 ];
 

@@ -587,6 +587,11 @@ fn the_answer_after_long_reasoning_shows_as_it_arrives() {
         ("", "</think>", false),
         ("", "</think>", true),
         ("◁think▷", "◁/think▷", false),
+        (
+            "<|begin_of_thought|>\n\n",
+            "\n\n<|end_of_thought|>\n\n<|begin_of_solution|>",
+            false,
+        ),
         ("", "[/THINK]", false),
         (
             "Here are my reasoning steps:\n",
