@@ -162,7 +162,7 @@ fn as_text(bytes: &[u8], form: Form) -> Cow<'_, str> {
     }
     match core::str::from_utf8(bytes) {
         Ok(s) => Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(bytes),
+        Err(_) => Cow::Owned(llm_response_sanitizer_schema::text::lossy(bytes)),
     }
 }
 

@@ -277,7 +277,7 @@ impl Repaired<Vec<u8>> {
     pub(crate) fn into_text(self) -> Repaired {
         Repaired {
             json: String::from_utf8(self.json)
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+                .unwrap_or_else(|e| llm_response_sanitizer_schema::text::lossy(e.as_bytes())),
             status: self.status,
             repairs: self.repairs,
             span: self.span,

@@ -110,6 +110,28 @@ macro_rules! cat_into {
     }};
 }
 
+/// `bytes` as text, each invalid sequence read as U+FFFD, as `String::from_utf8_lossy` reads it, but with
+/// `core::str::from_utf8` alone: the standard library's lossy decoder is a second UTF-8 decoder in the wasm
+/// module, which every crate's checked decoding brings in already. For bytes that should be UTF-8 and might
+/// not be.
+pub fn lossy(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    loop {
+        match core::str::from_utf8(bytes) {
+            Ok(text) => {
+                out.push_str(text);
+                return out;
+            }
+            Err(e) => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                out.push_str(core::str::from_utf8(valid).unwrap_or_default());
+                out.push(char::REPLACEMENT_CHARACTER);
+                bytes = &rest[e.error_len().unwrap_or(rest.len())..];
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,5 +157,31 @@ mod tests {
         let mut out = String::from("[");
         crate::cat_into!(&mut out, 42u32, "]");
         assert_eq!(out, "[42]");
+    }
+
+    #[test]
+    fn lossy_reads_as_the_standard_library_reads() {
+        let cases: [&[u8]; 10] = [
+            b"",
+            b"plain",
+            "caf\u{e9} \u{2014} \u{1f680}".as_bytes(),
+            b"\xff",
+            b"a\xc3",
+            b"\xe2\x80a\xe2\x80\x94",
+            b"\xf0\x9f\x9a\xf0\x9f\x9a\x80",
+            b"\xed\xa0\x80x",
+            b"\xc0\xaf\x80\xbf",
+            b"\xf4\x90\x80\x80z\xe2",
+        ];
+        for bytes in cases {
+            assert_eq!(lossy(bytes), String::from_utf8_lossy(bytes), "{bytes:?}");
+        }
+        // Every two-byte input, every byte value in both places.
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                let bytes = [a, b, b'x'];
+                assert_eq!(lossy(&bytes), String::from_utf8_lossy(&bytes), "{bytes:?}");
+            }
+        }
     }
 }

@@ -166,7 +166,7 @@ pub fn percent_decode(s: &str) -> String {
         out.push(b[i]);
         i += 1;
     }
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    String::from_utf8(out).unwrap_or_else(|e| crate::text::lossy(e.as_bytes()))
 }
 
 #[cfg(test)]
