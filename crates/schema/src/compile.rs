@@ -651,7 +651,7 @@ impl<'o> Compiler<'o> {
                 ));
             };
             let ids: Vec<NodeId> = (0..items.len())
-                .map(|i| self.child(loc, &[k, &i.to_string()]))
+                .map(|i| self.child(loc, &[k, &cat!(i)]))
                 .collect();
             out.push((
                 k,
@@ -739,7 +739,7 @@ impl<'o> Compiler<'o> {
             if let Some(Value::Array(items)) = v.get("prefixItems") {
                 prefix = items.len();
                 let ids = (0..prefix)
-                    .map(|i| self.child(loc, &["prefixItems", &i.to_string()]))
+                    .map(|i| self.child(loc, &["prefixItems", &cat!(i)]))
                     .collect();
                 out.push(("prefixItems", Keyword::PrefixItems(ids)));
             }
@@ -751,7 +751,7 @@ impl<'o> Compiler<'o> {
                 Some(Value::Array(items)) => {
                     let n = items.len();
                     let ids = (0..n)
-                        .map(|i| self.child(loc, &["items", &i.to_string()]))
+                        .map(|i| self.child(loc, &["items", &cat!(i)]))
                         .collect();
                     out.push(("items", Keyword::PrefixItems(ids)));
                     if v.get("additionalItems").is_some() {

@@ -32,7 +32,7 @@ impl Number {
     /// A whole number.
     pub fn from_u64(n: u64) -> Number {
         Number {
-            text: n.to_string().into(),
+            text: cat!(n).into(),
         }
     }
 
@@ -122,7 +122,7 @@ impl Number {
         }
         out.extend((0..d.len).map(|i| char::from(b'0' + d.digit(i))));
         out.push('e');
-        out.push_str(&d.point.to_string());
+        crate::cat_into!(out, d.point);
     }
 }
 

@@ -684,7 +684,7 @@ impl Validator<'_> {
                 if let Value::Array(a) = inst {
                     let mut matched = 0u64;
                     for (i, item) in a.iter().enumerate() {
-                        if self.child(*node, item, path, &i.to_string(), &mut Sink::new(false)) {
+                        if self.child(*node, item, path, &cat!(i), &mut Sink::new(false)) {
                             matched += 1;
                             if let Some(slot) = ev.items.get_mut(i) {
                                 *slot = true;
@@ -864,7 +864,7 @@ impl Validator<'_> {
             Keyword::PrefixItems(nodes) => {
                 if let Value::Array(items) = inst {
                     for (i, (node, item)) in nodes.iter().zip(items).enumerate() {
-                        if !self.apply(*node, item, &i.to_string(), Mark::Item(i), path, sink, ev) {
+                        if !self.apply(*node, item, &cat!(i), Mark::Item(i), path, sink, ev) {
                             return;
                         }
                     }
@@ -876,7 +876,7 @@ impl Validator<'_> {
                         let message =
                             cat!("must have at most ", start, " items, got ", items.len());
                         let mut p = path.clone();
-                        push_pointer(&mut p, &start.to_string());
+                        push_pointer(&mut p, &cat!(start));
                         self.fail_param(
                             sink,
                             ev,
@@ -893,7 +893,7 @@ impl Validator<'_> {
             Keyword::Items(node, start) => {
                 if let Value::Array(items) = inst {
                     for (i, item) in items.iter().enumerate().skip(*start) {
-                        if !self.apply(*node, item, &i.to_string(), Mark::Item(i), path, sink, ev) {
+                        if !self.apply(*node, item, &cat!(i), Mark::Item(i), path, sink, ev) {
                             return;
                         }
                     }
@@ -903,15 +903,7 @@ impl Validator<'_> {
                 if let Value::Array(items) = inst {
                     for (i, item) in items.iter().enumerate() {
                         if ev.items.get(i) != Some(&true)
-                            && !self.apply(
-                                *node,
-                                item,
-                                &i.to_string(),
-                                Mark::Item(i),
-                                path,
-                                sink,
-                                ev,
-                            )
+                            && !self.apply(*node, item, &cat!(i), Mark::Item(i), path, sink, ev)
                         {
                             return;
                         }

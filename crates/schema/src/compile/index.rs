@@ -293,7 +293,7 @@ impl Compiler<'_> {
                 for i in 0..items.len() {
                     let mut p = pointer.clone();
                     push_pointer(&mut p, k);
-                    push_pointer(&mut p, &i.to_string());
+                    push_pointer(&mut p, &cat!(i));
                     stack.push((p, scope.clone()));
                 }
             }
