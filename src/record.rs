@@ -59,7 +59,7 @@ repair_kinds! {
     SuperfluousBracket => "superfluous_bracket", Syntax, "skipped a closing bracket that closes nothing";
     UnexpectedCharacter => "unexpected_character", Syntax, "skipped a character that cannot appear here";
     MissingValue => "missing_value", Syntax, "dropped a member or element that has no value";
-    MultipleValues => "multiple_values", Syntax, "wrapped comma-separated top-level values in an array";
+    MultipleValues => "multiple_values", Syntax, "wrapped top-level values in an array: comma-separated ones, or several where the schema wants an array";
     EarlyClose => "early_close", Syntax, "reopened an object or array that was closed before its last members or items";
     Comment => "comment", Syntax, "removed a comment";
     Ellipsis => "ellipsis", Syntax, "removed an ellipsis placeholder";

@@ -2,9 +2,10 @@
 //! textual order; each is repaired, coerced toward the schema and validated; the first valid one wins,
 //! and when none is valid the first candidate's issues are reported.
 
-use super::{CoerceOptions, Coercion, Issue, RuleSet, Schema, Value};
+use super::{CoerceOptions, Coercion, Issue, Rule, RuleSet, Schema, Value};
 use crate::prelude::*;
-use crate::repair::{candidates, repair, Options as RepairOptions, Repair};
+use crate::record::RepairKind;
+use crate::repair::{candidates, repair, Options as RepairOptions, Repair, Repaired};
 use crate::Error;
 use core::ops::Range;
 
@@ -81,6 +82,44 @@ fn judge(
     (out, valid)
 }
 
+/// The values of the candidates from `from` on as one array, if there are several and it is valid: a
+/// response that wrote an array's items as separate values. The repairs are theirs, and one
+/// `multiple_values` where the second begins.
+#[cfg_attr(shipped, optimize(size))]
+fn gathered(
+    schema: &Schema,
+    options: &ExtractOptions,
+    found: &[Result<Repaired, Error>],
+    from: usize,
+    depth: usize,
+) -> Option<Extracted> {
+    let read: Vec<&Repaired> = found[from..].iter().flatten().collect();
+    let (first, last) = (read.first()?, read.last()?);
+    if read.len() < 2 {
+        return None;
+    }
+    let mut json = String::from("[");
+    let mut repairs = Vec::new();
+    for (k, r) in read.iter().enumerate() {
+        if k > 0 {
+            json.push(',');
+            if k == 1 {
+                repairs.push(Repair {
+                    kind: RepairKind::MultipleValues,
+                    offset: r.span.start,
+                });
+            }
+        }
+        json.push_str(&r.json);
+        repairs.extend_from_slice(&r.repairs);
+    }
+    json.push(']');
+    let value = Value::parse(&json, depth.saturating_add(1)).ok()?;
+    let span = first.span.start..last.span.end;
+    let (out, valid) = judge(schema, options, value, repairs, span, from, found.len());
+    valid.then_some(out)
+}
+
 /// Reads a JSON-looking string that needs repair, for the `decode_json` coercion.
 fn repair_json(text: &str) -> Option<Value> {
     let r = repair(text, &RepairOptions::default()).ok()?;
@@ -118,7 +157,7 @@ pub(crate) fn extract_with(
     unread: impl FnOnce(&Error) -> String,
 ) -> Extracted {
     let mut first: Option<Extracted> = None;
-    let mut first_error: Option<Error> = None;
+    let mut first_error: Option<&Error> = None;
     // A wholly valid text is the only candidate: read it straight into a value (one pass, not two).
     let within_limit = options
         .repair
@@ -135,7 +174,8 @@ pub(crate) fn extract_with(
     repair.assume_invalid = within_limit;
     let found = candidates(text, &repair, MAX_CANDIDATES);
     let count = found.len();
-    for (index, result) in found.into_iter().enumerate().skip(options.skip) {
+    let depth = options.repair.max_depth.saturating_add(1);
+    for (index, result) in found.iter().enumerate().skip(options.skip) {
         let r = match result {
             Ok(r) => r,
             Err(e) => {
@@ -143,18 +183,37 @@ pub(crate) fn extract_with(
                 continue;
             }
         };
-        let Ok(value) = Value::parse(&r.json, options.repair.max_depth.saturating_add(1)) else {
+        let Ok(value) = Value::parse(&r.json, depth) else {
             continue;
         };
-        let (candidate, valid) = judge(schema, options, value, r.repairs, r.span, index, count);
+        let (candidate, valid) = judge(
+            schema,
+            options,
+            value,
+            r.repairs.clone(),
+            r.span.clone(),
+            index,
+            count,
+        );
         if valid {
+            // The schema wants an array and this value became one by wrapping: the values after it
+            // are its items too (NDJSON, objects one after another), when all of them fit.
+            let wrapped = candidate
+                .coercions
+                .iter()
+                .any(|c| c.rule == Rule::WrapInArray && c.path.is_empty());
+            if wrapped {
+                if let Some(all) = gathered(schema, options, &found, index, depth) {
+                    return all;
+                }
+            }
             return candidate;
         }
         first.get_or_insert(candidate);
     }
     first.unwrap_or_else(|| {
         let message = match first_error {
-            Some(e) => unread(&e),
+            Some(e) => unread(e),
             None => "no JSON value found in the text".to_string(),
         };
         Extracted {

@@ -41,6 +41,30 @@ test('every coercion is recorded with from and to; the span and repairs are UTF-
   assert.equal(text.slice(r.span.end - 1, r.span.end), '}');
 });
 
+test('items written as separate values are one array: the span covers them all, multiple_values marks the second', () => {
+  const cast = read('cast-list.schema.json');
+  const text =
+    'Cast — “the three”, 😀:\n{"name": "Mirela", "role": "hero", "level": 3}\n{"name": "Dace", "role": "rival", "level": 4,}\nDone.';
+  const r = extract(text, cast);
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.value, [
+    { name: 'Mirela', role: 'hero', level: 3 },
+    { name: 'Dace', role: 'rival', level: 4 },
+  ]);
+  assert.deepEqual(r.coercions, []);
+  assert.equal(text.slice(r.span.start, r.span.start + 9), '{"name": ');
+  assert.equal(text.slice(r.span.end - 2, r.span.end), ',}');
+  const second = r.repairs.find((x) => x.kind === 'multiple_values');
+  assert.equal(text.slice(second.position, second.position + 16), '{"name": "Dace",');
+  assert.equal(text[r.repairs.find((x) => x.kind === 'trailing_comma').position], ',');
+  // Without gathering, the first item alone would be the answer, wrapped.
+  const single = extract(text.replace(/\n\{"name": "Dace".*\n/, '\n'), cast);
+  assert.deepEqual(
+    single.coercions.map((c) => [c.path, c.rule]),
+    [['', 'wrap_in_array']],
+  );
+});
+
 test('coercion classes can be turned off, one by one or all', () => {
   const text = '{"chosenIndex": "2", "speech": 7, "thoughts": "x"}';
   assert.equal(extract(text, turn).ok, true);
