@@ -7,7 +7,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::string_slice)] // a test may panic: it then fails
 
-use llm_response_sanitizer::{repair, ErrorKind, RepairOptions, Status};
+use llm_response_sanitizer::{repair, ErrorKind, RepairKind, RepairOptions, Status};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -190,6 +190,25 @@ proptest! {
         let text = if prose { format!("Here it is: {escaped}") } else { escaped };
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
         prop_assert_eq!(got, v, "{}", text);
+    }
+
+    /// The rest of a response whose `{` was written into the request to start the reply (a prefill): an
+    /// object's members without their opening brace, whole or cut off after a member, are that object.
+    #[test]
+    fn an_object_without_its_opening_brace_is_that_object(
+        members in prop::collection::vec(("[a-z_$]{1,6}", json_value()), 1..6),
+        pretty in any::<bool>(),
+        cut in any::<bool>(),
+    ) {
+        let v = Value::Object(members.into_iter().collect());
+        let whole = if pretty { serde_json::to_string_pretty(&v).unwrap() } else { serde_json::to_string(&v).unwrap() };
+        let body = &whole[1..];
+        // Cut off before the closing brace: the members that follow the first say what it is.
+        let text = if cut && v.as_object().unwrap().len() > 1 { body.trim_end_matches([' ', '\n', '}']) } else { body };
+        let out = repair(text, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        prop_assert_eq!(got, v, "{}", text);
+        prop_assert_eq!(out.repairs[0].kind, RepairKind::MissingBracket);
     }
 
     /// Structural slips (issue 23) lose nothing: quoted JSON pasted into a string without escaping.

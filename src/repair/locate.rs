@@ -360,6 +360,54 @@ fn is_strong_start(s: &[u8], i: usize) -> bool {
     }
 }
 
+/// Whether a key starts at `i`: a double-quoted string on one line, then a colon.
+fn key_at(s: &[u8], i: usize) -> bool {
+    if s.get(i) != Some(&b'"') {
+        return false;
+    }
+    let mut k = i + 1;
+    while k < s.len() && !matches!(s[k], b'"' | b'\n') {
+        k += 1;
+    }
+    s.get(k) == Some(&b'"') && s.get(skip_ws(s, k + 1)) == Some(&b':')
+}
+
+/// The first offset at or after `i` that is no JSON whitespace.
+fn skip_ws(s: &[u8], mut i: usize) -> usize {
+    while s.get(i).is_some_and(|&b| is_json_ws(b)) {
+        i += 1;
+    }
+    i
+}
+
+/// Whether the answer at `i` is an object's members without its opening brace, as a response reads whose
+/// `{` was written into the request to start the reply (a prefill: `"name": "Ada", "age": 36}`): a key,
+/// then a `}` that closes nothing opened after it, or, in a text that ends before one (cut off), a comma
+/// and a key outside every bracket. Strings are passed over; one pass.
+#[cfg_attr(shipped, optimize(size))]
+#[inline(never)]
+fn braceless_at(s: &[u8], i: usize) -> bool {
+    if !key_at(s, i) {
+        return false;
+    }
+    let (mut depth, mut quoted, mut members) = (0usize, false, false);
+    let mut k = i;
+    while k < s.len() {
+        match s[k] {
+            b'\\' if quoted => k += 1,
+            b'"' => quoted = !quoted,
+            _ if quoted => {}
+            b'{' | b'[' => depth += 1,
+            c @ (b'}' | b']') if depth == 0 => return c == b'}',
+            b'}' | b']' => depth -= 1,
+            b',' if depth == 0 => members |= key_at(s, skip_ws(s, k + 1)),
+            _ => {}
+        }
+        k += 1;
+    }
+    members
+}
+
 /// The end of a control token at `p`: a chat-template token (`<|message|>`, `<|python_tag|>`) or a
 /// bracketed one (`[TOOL_CALLS]`, `[INST]`, `[/INST]`: capitals and underscores). Such tokens are never
 /// a value (SPEC §2.4), and a bracket right after one is where an answer starts.
@@ -585,6 +633,11 @@ pub(crate) fn locate_in(s: &[u8], known: &mut Reasoning) -> Option<Source> {
     });
     let (start, fence, prefix_end) = match fenced {
         Some((open, f)) => (f.content, Some(f.marker), open),
+        None if braceless_at(s, answer) => {
+            // repair: `"name": "Ada", "age": 36}`: the object's `{` is missing
+            note(&mut repairs, RepairKind::MissingBracket, answer);
+            (answer, None, answer)
+        }
         None => {
             let start = find_in_prose(s, answer, decided)?;
             (start, None, start)

@@ -145,6 +145,8 @@ pub(crate) struct SourceParse {
     start: usize,
     fence: Option<u8>,
     jsonp: bool,
+    /// The locator found the root object's `{` missing (see `locate::braceless_at`).
+    braceless: bool,
     /// Repairs made while locating (and the unescaping), before the parser's own.
     repairs: Vec<Repair>,
     /// `None` until a stream has shown whether the source is escaped; then the escaped form, if it is.
@@ -178,6 +180,11 @@ impl SourceParse {
             start: src.start,
             fence: src.fence,
             jsonp: src.repairs.iter().any(|r| r.kind == RepairKind::Jsonp),
+            // The locator's last repair: nothing is removed after a braceless source's start.
+            braceless: src
+                .repairs
+                .last()
+                .is_some_and(|r| r.kind == RepairKind::MissingBracket),
             repairs: src.repairs,
             escaped: None,
             escape_probe: src.start,
@@ -206,28 +213,40 @@ impl SourceParse {
     /// [`Self::feed`] on the text's bytes; the error as a [`Fault`] at an offset of `s`.
     pub fn feed_bytes(&mut self, s: &[u8], more: bool) -> Result<bool, Fault> {
         if self.escaped.is_none() {
-            match is_escaped(s, &mut self.escape_probe, &mut self.escaped_spaces, more) {
-                None => return Ok(false),
-                Some(None) => self.escaped = Some(None),
-                Some(Some(how)) => {
-                    // repair: JSON escaped without outer quotes
-                    if self.options.forbid.contains(RepairKind::EscapedJson) {
-                        let repair = RepairKind::EscapedJson;
-                        return Err((ErrorKind::RepairForbidden { repair }, self.start));
-                    }
-                    self.repairs.push(Repair {
-                        kind: RepairKind::EscapedJson,
-                        offset: self.start,
-                    });
-                    self.escaped = Some(Some(Escaped {
-                        plain: Vec::with_capacity(s.len() - self.start),
-                        map: Vec::with_capacity(s.len() - self.start),
-                        next: self.start,
-                        how,
-                        in_string: false,
-                    }));
+            let Some(how) = is_escaped(s, &mut self.escape_probe, &mut self.escaped_spaces, more)
+            else {
+                return Ok(false);
+            };
+            if how.is_some() {
+                // repair: JSON escaped without outer quotes
+                if self.options.forbid.contains(RepairKind::EscapedJson) {
+                    let repair = RepairKind::EscapedJson;
+                    return Err((ErrorKind::RepairForbidden { repair }, self.start));
                 }
+                self.repairs.push(Repair {
+                    kind: RepairKind::EscapedJson,
+                    offset: self.start,
+                });
             }
+            // A braceless source is read as a copy after the `{` it lacks, mapped to where the copy
+            // starts (whitespace escapes outside its strings read as whitespace, as in any JSON).
+            self.escaped = Some((how.is_some() || self.braceless).then(|| {
+                let (mut plain, mut map) = (
+                    Vec::with_capacity(s.len() + 1),
+                    Vec::with_capacity(s.len() + 1),
+                );
+                if self.braceless {
+                    plain.push(b'{');
+                    map.push(self.start);
+                }
+                Escaped {
+                    plain,
+                    map,
+                    next: self.start,
+                    how: how.unwrap_or(Escape::Spaces),
+                    in_string: false,
+                }
+            }));
         }
         let (bytes, start) = match self.escaped.as_mut().and_then(Option::as_mut) {
             Some(e) => {
