@@ -802,3 +802,37 @@ fn a_closing_fence_at_the_end_of_a_string_is_never_shown() {
         check(text, &[text]).unwrap();
     }
 }
+
+/// A prefill's continuation (`"name": …` whose `{` was in the request) shows as the object from the
+/// comma and key after its first member, long before its closing brace, never as a value nested in it,
+/// and ends as the one-shot repair does, however the chunks split it.
+#[test]
+fn a_reply_without_its_opening_brace_shows_as_the_object() {
+    let text = "\n  \"name\": \"Mirela\",\n  \"mood\": \"wary\",\n  \"inventory\": [\"rope\", \"lantern\"],\n  \"stats\": {\"wits\": 4}\n}";
+    let second = text.find("\"mood\":").unwrap() + "\"mood\":".len();
+    for size in 1..12 {
+        let mut p = PartialJson::new(&RepairOptions::default());
+        let mut live = Live::default();
+        let mut from = 0;
+        for c in pieces(text, size, size) {
+            live.apply(&p.push(c).unwrap().changes);
+            from += c.len();
+            if let Some(root) = &live.root {
+                assert_eq!(
+                    root.get("name"),
+                    Some(&serde_json::json!("Mirela")),
+                    "size {size} at {from}"
+                );
+            }
+            if from > second + 8 {
+                assert!(
+                    live.root.as_ref().is_some_and(|r| r.get("mood").is_some()),
+                    "size {size} at {from}"
+                );
+            }
+        }
+        assert_eq!(live.resets, 0, "size {size}");
+        let whole = repair(text, &RepairOptions::default()).unwrap().json;
+        assert_eq!(p.finish().unwrap().json, whole, "size {size}");
+    }
+}
