@@ -13,10 +13,11 @@
 /// writes, so the answer mostly holds only the closing tag), Moonshot's Kimi-VL Thinking (`◁think▷`, whose
 /// tags start with U+25C1), the OpenThoughts format of OpenThinker, Sky-T1 and Bespoke-Stratos
 /// (`<|begin_of_thought|>`, its answer then between `<|begin_of_solution|>` and `<|end_of_solution|>`,
-/// which the locator passes over as chat-template tokens) and ServiceNow's Apriel Thinker, whose reasoning
+/// which the locator passes over as chat-template tokens), IBM's Granite 3.2, which writes its thoughts
+/// after one sentence and its answer after another, and ServiceNow's Apriel Thinker, whose reasoning
 /// follows the sentence its chat template or the model writes first and ends at the marker of its final
 /// response.
-pub const REASONING_TAGS: [(&str, &str); 13] = [
+pub const REASONING_TAGS: [(&str, &str); 14] = [
     ("<think>", "</think>"),
     ("<thinking>", "</thinking>"),
     ("<reasoning>", "</reasoning>"),
@@ -32,6 +33,7 @@ pub const REASONING_TAGS: [(&str, &str); 13] = [
     ("<thought>", "</thought>"),
     ("◁think▷", "◁/think▷"),
     ("<|begin_of_thought|>", "<|end_of_thought|>"),
+    ("Here is my thought process:", "Here is my response:"),
     ("Here are my reasoning steps:", "[BEGIN FINAL RESPONSE]"),
 ];
 
@@ -206,12 +208,14 @@ mod tests {
             LONGEST_CLOSING_TAG,
             "<|start|>assistant<|channel|>final<|message|>".len()
         );
-        // Every closing tag starts with what the scans for one stop at (`<`, `[`, or `◁`, found by its
-        // second byte), and so does every opening tag but Apriel's sentence, which is one only where the
-        // answer starts.
-        for (n, (open, close)) in REASONING_TAGS.iter().enumerate() {
+        // Every tag starts with what the scans for one stop at (`<`, `[`, or `◁`, found by its second
+        // byte), but the sentences of Granite and Apriel: their opening sentence is a tag only where the
+        // answer starts, and Granite's closing one only in its own block (`end_of_block` looks for the
+        // closing tag's own first byte), never alone.
+        for (open, close) in REASONING_TAGS {
             let stops = |t: &str| matches!(t.as_bytes()[0], b'<' | b'[' | 0xE2);
-            assert!(stops(close) && (stops(open) || n == REASONING_TAGS.len() - 1));
+            let sentence = open.starts_with("Here ");
+            assert!(sentence || stops(close) && stops(open), "{open}");
         }
     }
 }

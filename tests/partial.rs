@@ -599,6 +599,11 @@ fn the_answer_after_long_reasoning_shows_as_it_arrives() {
             false,
         ),
         (
+            "Here is my thought process:\n",
+            "\n\nHere is my response:\n\n",
+            false,
+        ),
+        (
             "<|channel|>analysis<|message|>",
             "<|end|><|start|>assistant<|channel|>final<|message|>",
             false,

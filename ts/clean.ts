@@ -67,8 +67,10 @@ export interface CleanResult {
 /**
  * Tag pairs that models commonly use for reasoning, for `thinkTags`: `<think>`, `<thinking>`, `<reasoning>`,
  * `<reflection>`, Magistral's `[THINK]`, gpt-oss's analysis channel, Seed-OSS's `<seed:think>`, Gemma 4's
- * thought channel, Command A Reasoning's `<|START_THINKING|>`, EXAONE Deep's `<thought>`, Kimi-VL's `◁think▷`
- * and Apriel's `Here are my reasoning steps:` up to `[BEGIN FINAL RESPONSE]`. They are the pairs the JSON
+ * thought channel, Command A Reasoning's `<|START_THINKING|>`, EXAONE Deep's `<thought>`, Kimi-VL's `◁think▷`,
+ * the OpenThoughts format's `<|begin_of_thought|>` (OpenThinker, Sky-T1), Granite 3.2's
+ * `Here is my thought process:` up to `Here is my response:`, and Apriel's `Here are my reasoning steps:`
+ * up to `[BEGIN FINAL RESPONSE]`. They are the pairs the JSON
  * locator skips (generated from the core's one table).
  */
 export const COMMON_THINK_TAGS: readonly ThinkTag[] = REASONING_TAGS;
