@@ -228,13 +228,10 @@ impl SourceParse {
                     offset: self.start,
                 });
             }
-            // A braceless source is read as a copy after the `{` it lacks, mapped to where the copy
-            // starts (whitespace escapes outside its strings read as whitespace, as in any JSON).
+            // A braceless source is read as a copy after the `{` it lacks, which maps to where the
+            // source starts; the copy is made as for escaped whitespace, its strings' escapes kept.
             self.escaped = Some((how.is_some() || self.braceless).then(|| {
-                let (mut plain, mut map) = (
-                    Vec::with_capacity(s.len() + 1),
-                    Vec::with_capacity(s.len() + 1),
-                );
+                let (mut plain, mut map) = (Vec::new(), Vec::new());
                 if self.braceless {
                     plain.push(b'{');
                     map.push(self.start);

@@ -94,10 +94,9 @@ fn gathered(
     depth: usize,
 ) -> Option<Extracted> {
     let read: Vec<&Repaired> = found[from..].iter().flatten().collect();
-    let (first, last) = (read.first()?, read.last()?);
-    if read.len() < 2 {
+    let [first, .., last] = read[..] else {
         return None;
-    }
+    };
     let mut json = String::from("[");
     let mut repairs = Vec::new();
     for (k, r) in read.iter().enumerate() {
