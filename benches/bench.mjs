@@ -434,6 +434,26 @@ for (const n of names) {
   out(`| ${n} | ${cells.join(' | ')} |`);
 }
 
+// 4b. Replies as they come back from an API, each checked against its exact value.
+out();
+out('## Replies as APIs return them (no bar)');
+out();
+out(`| reply | ${names.join(' | ')} |`);
+out(`| --- | ${names.map(() => '---').join(' | ')} |`);
+{
+  const value = { name: 'Mirela', tags: ['rope', 'lantern'], stats: { wits: 4 } };
+  const pretty = JSON.stringify(value, null, 2);
+  const replies = {
+    // The `{` that started the reply was written into the request (a prefill), so the reply lacks it.
+    'the rest of a reply whose `{` was the prefill': pretty.slice(1),
+    'line breaks written as `\\n`, quotes not escaped': pretty.replaceAll('\n', '\\n'),
+  };
+  for (const [label, text] of Object.entries(replies)) {
+    const cells = names.map((n) => (correct(libraries[n], { text, value }) ? 'right' : 'wrong'));
+    out(`| ${label} | ${cells.join(' | ')} |`);
+  }
+}
+
 // 5. Adversarial shapes: 10× the input must cost ≤ 20× the time.
 out();
 out('## Adversarial shapes: time(1 MB) / time(100 KB) (bar: ≤ 20)');
