@@ -93,17 +93,13 @@ impl Escaped {
 /// doubled quotes, as CSV writes a cell's (`{""name"": ""Ada""}`; see [`doubled_at`]), or escaped
 /// whitespace comes before the first token (`{\n  "a": 1}`: no JSON starts so). `None` while a stream has
 /// not yet brought the bytes that decide; `*at` is then where to look again (so a stream of a million
-/// brackets is looked at once, not once per chunk), and `*spaces` whether escaped whitespace came
-/// before it.
-fn is_escaped(s: &[u8], at: &mut usize, spaces: &mut bool, more: bool) -> Option<Option<Escape>> {
+/// brackets is looked at once, not once per chunk). The source starts at `from`.
+fn is_escaped(s: &[u8], from: usize, at: &mut usize, more: bool) -> Option<Option<Escape>> {
     let i = at;
     loop {
         match (s.get(*i), s.get(*i + 1)) {
             (Some(b'{' | b'[' | b' ' | b'\n' | b'\r' | b'\t'), _) => *i += 1,
-            (Some(b'\\'), Some(b'n' | b'r' | b't')) => {
-                *spaces = true;
-                *i += 2
-            }
+            (Some(b'\\'), Some(b'n' | b'r' | b't')) => *i += 2,
             (Some(b'\\' | b'"'), None) | (None, _) if more => return None,
             _ => break,
         }
@@ -111,7 +107,9 @@ fn is_escaped(s: &[u8], at: &mut usize, spaces: &mut bool, more: bool) -> Option
     Some(match (s.get(*i), s.get(*i + 1)) {
         (Some(b'\\'), Some(b'"')) => Some(Escape::Backslashes),
         (Some(b'"'), Some(b'"')) if doubled_at(s, *i + 2, more)? => Some(Escape::Doubled),
-        (Some(_), _) if *spaces => Some(Escape::Spaces),
+        // The look passed over brackets, whitespace and escaped whitespace only: a backslash among
+        // them was escaped whitespace.
+        (Some(_), _) if s[from..*i].contains(&b'\\') => Some(Escape::Spaces),
         _ => None,
     })
 }
@@ -153,8 +151,6 @@ pub(crate) struct SourceParse {
     escaped: Option<Option<Escaped>>,
     /// Where the look for escaping continues while it is undecided.
     escape_probe: usize,
-    /// Whether the probe has passed escaped whitespace.
-    escaped_spaces: bool,
     parser: Option<Parser<'static>>,
     options: Options,
     /// The text is Latin-1, one byte per character (see [`super::repair_latin1`]).
@@ -188,7 +184,6 @@ impl SourceParse {
             repairs: src.repairs,
             escaped: None,
             escape_probe: src.start,
-            escaped_spaces: false,
             parser: None,
             options: options.clone(),
             latin1,
@@ -213,8 +208,7 @@ impl SourceParse {
     /// [`Self::feed`] on the text's bytes; the error as a [`Fault`] at an offset of `s`.
     pub fn feed_bytes(&mut self, s: &[u8], more: bool) -> Result<bool, Fault> {
         if self.escaped.is_none() {
-            let Some(how) = is_escaped(s, &mut self.escape_probe, &mut self.escaped_spaces, more)
-            else {
+            let Some(how) = is_escaped(s, self.start, &mut self.escape_probe, more) else {
                 return Ok(false);
             };
             if how.is_some() {
