@@ -476,6 +476,29 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// A member's number with words after it (`"oven": 190 °C`) is a string in the end, and never a
+    /// number shown before it: every chunking ends as the one-shot repair does, the partial values only
+    /// growing.
+    #[test]
+    fn any_chunking_of_numbers_with_words_equals_one_shot(
+        members in prop::collection::vec(("[a-z]{1,4}", "[+-]?[0-9]{1,3}(\\.[0-9])?", "( [a-z°€一-龥]{1,3}| [0-9]{3}){0,2}"), 1..4),
+        pretty in any::<bool>(),
+        cuts in prop::collection::vec(0usize..120, 0..12),
+    ) {
+        let sep = if pretty { ",\n  " } else { ", " };
+        let body: Vec<String> = members.iter().map(|(k, n, w)| format!("\"{k}\": {n}{w}")).collect();
+        let text = format!("{{{}}}", body.join(sep));
+        let mut cuts = cuts;
+        cuts.sort_unstable();
+        if let Err(e) = check(&text, &split_at(&text, &cuts)) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+}
+
 /// With the reasoning first (the chat template emitted `<think>`), a draft in the reasoning is never shown;
 /// the answer after the closing tag is, and the end is the one-shot repair's, with or without the tag.
 #[test]

@@ -211,6 +211,41 @@ proptest! {
         prop_assert_eq!(out.repairs[0].kind, RepairKind::MissingBracket);
     }
 
+    /// A member's number followed on its line by words (a unit, a currency, the rest of a phone number)
+    /// is one string with them, first, in the middle or last of its object, compact or pretty; the member
+    /// after it is kept. Read as a key without a value, the words were lost.
+    #[test]
+    fn a_members_number_with_words_after_it_is_one_string(
+        number in "[+-]?[0-9]{1,4}(\\.[0-9]{1,2})?",
+        words in prop::collection::vec("([a-zA-Z°€µ一-龥][a-zA-Z0-9%]{0,5}|[0-9]{3,4})", 1..4),
+        place in 0u8..3,
+        pretty in any::<bool>(),
+        n in 0u32..1000,
+    ) {
+        let written = format!("{number} {}", words.join(" "));
+        let (before, after) = match place {
+            0 => ("", format!(", \"n\": {n}")),
+            1 => ("\"m\": true, ", format!(", \"n\": {n}")),
+            _ => ("\"m\": true, ", String::new()),
+        };
+        let mut text = format!("{{{before}\"k\": {written}{after}}}");
+        if pretty {
+            text = text.replace('{', "{\n  ").replace(", ", ",\n  ").replace('}', "\n}");
+        }
+        let mut want = serde_json::Map::new();
+        if place > 0 {
+            want.insert("m".into(), Value::Bool(true));
+        }
+        want.insert("k".into(), Value::String(written.clone()));
+        if place < 2 {
+            want.insert("n".into(), n.into());
+        }
+        let out = repair(&text, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        prop_assert_eq!(got, Value::Object(want), "{}", text);
+        prop_assert!(out.repairs.iter().all(|r| r.kind == RepairKind::UnquotedString), "{:?}", out.repairs);
+    }
+
     /// Structural slips (issue 23) lose nothing: quoted JSON pasted into a string without escaping.
     #[test]
     fn json_pasted_unescaped_into_a_string_stays_in_it(

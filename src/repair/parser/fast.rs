@@ -362,10 +362,15 @@ impl Parser<'_> {
                             if k >= end || !token_ends_at(s, k) || !is_strict_number(&s[pos..k]) {
                                 return Ok(());
                             }
-                            // `1,000` in an object: the general step reads the digits past the comma.
+                            // In an object the general step reads the digits past a comma (`1,000`)
+                            // and whatever follows a space (`5 kg`, `{ "a": 1 }`): a space after a
+                            // member's number is rare in the lane's documents.
                             if in_object
-                                && s[k] == b','
-                                && (k + 1 >= end || s[k + 1].is_ascii_digit())
+                                && match s[k] {
+                                    b',' => k + 1 >= end || s[k + 1].is_ascii_digit(),
+                                    b' ' | b'\t' => true,
+                                    _ => false,
+                                }
                             {
                                 return Ok(());
                             }

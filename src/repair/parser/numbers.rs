@@ -228,6 +228,14 @@ impl Parser<'_> {
             // `12:30`, `1/2`: prose, not a number
             return self.bare_string(start);
         }
+        // repair: `"weight": 5 kg`, `"phone": +1 555 0100`: words after a member's number on its line,
+        // when they are no key, are the number's too, all one string (read as a key, they were lost).
+        if self.top() == Some(Container::Object)
+            && matches!(s.at(k)?, Some(b' ' | b'\t'))
+            && self.words_go_on(k, false)?
+        {
+            return self.bare_string(start);
+        }
         let next = s.at(k)?;
         if next == Some(b',')
             && self.top() == Some(Container::Object)
@@ -432,7 +440,10 @@ impl Parser<'_> {
         let Some(b) = s.at(r)? else {
             return Ok(false);
         };
-        if newline && !line || s.quote_at(r).is_some() || !(b.is_ascii_alphanumeric() || b >= 0x80)
+        if newline && !line
+            || s.quote_at(r).is_some()
+            || s.punct(r).1 > 1
+            || !(b.is_ascii_alphanumeric() || b >= 0x80)
         {
             return Ok(false);
         }
