@@ -36,6 +36,7 @@ pub(crate) use llm_response_sanitizer_schema::sort_indices;
 /// `offsets` need not be sorted; the result is in the same order as `offsets`. Offsets past the end of
 /// the text are clamped to its end. Cost: one scan of the text, plus a sort of the offsets unless they
 /// are sorted.
+#[cfg_attr(shipped, optimize(size))]
 pub fn locate_all(text: &str, offsets: &[usize]) -> Vec<Location> {
     let bytes = text.as_bytes();
     let mut order: Vec<usize> = (0..offsets.len()).collect();

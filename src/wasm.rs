@@ -638,6 +638,7 @@ impl JsPartialJson {
     /// `valid_unbounded`, the strict check at the end has no depth limit (the host's `JSON.parse` has none);
     /// `reasoning_first` as [`PartialJson::with_reasoning_first`].
     #[wasm_bindgen(constructor)]
+    #[cfg_attr(shipped, optimize(size))]
     pub fn new(
         max_depth: u32,
         max_input_length: f64,

@@ -41,6 +41,7 @@ pub struct Tags {
 
 impl Tags {
     /// Builds the search for `tags`, none of which may be empty.
+    #[cfg_attr(shipped, optimize(size))]
     pub fn new<'a>(tags: impl IntoIterator<Item = &'a str>) -> Tags {
         let mut out = Tags {
             list: Vec::new(),

@@ -652,6 +652,7 @@ impl Parser<'_> {
     }
 
     #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     fn closer_ends_string_slow(&self, at: usize, c: u8, quote_end: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
         let (mut r, newline) = self.input.peek_past_space(at + 1);
