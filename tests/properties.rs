@@ -246,6 +246,25 @@ proptest! {
         prop_assert!(out.repairs.iter().all(|r| r.kind == RepairKind::UnquotedString), "{:?}", out.repairs);
     }
 
+    /// Members written with `=` or `=>` for their colons (Lua tables, Python's keyword arguments, Ruby and
+    /// PHP hashes), keys quoted or bare, are those members. `{"a" = 1}` was `{}` before.
+    #[test]
+    fn keys_written_with_equals_signs_or_arrows_keep_their_values(
+        members in prop::collection::vec(("[a-z_][a-z0-9_]{0,5}", json_value()), 1..5),
+        sep in prop::sample::select(vec![" = ", "=", " => ", "=>"]),
+        quoted in any::<bool>(),
+    ) {
+        let v = Value::Object(members.into_iter().collect());
+        let body: Vec<String> = v.as_object().unwrap().iter().map(|(k, x)| {
+            let key = if quoted { format!("\"{k}\"") } else { k.clone() };
+            format!("{key}{sep}{x}")
+        }).collect();
+        let text = format!("{{{}}}", body.join(", "));
+        let out = repair(&text, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        prop_assert_eq!(got, v, "{}", text);
+    }
+
     /// Structural slips (issue 23) lose nothing: quoted JSON pasted into a string without escaping.
     #[test]
     fn json_pasted_unescaped_into_a_string_stays_in_it(

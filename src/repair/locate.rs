@@ -338,7 +338,9 @@ fn is_strong_start(s: &[u8], i: usize) -> bool {
             return true;
         }
         if is_ident_start(b) || b.is_ascii_digit() {
-            // An unquoted key: a word, optional spaces, then a colon.
+            // An unquoted key: a word, optional spaces, then a colon; or `=` for one (`title = "x"`, as
+            // the parser reads it; not `==`) in a brace that opens its line, unlike code in prose
+            // (`set {i = 0} first`).
             let mut k = j;
             while k < s.len() && is_word_byte(s[k]) {
                 k += 1;
@@ -346,7 +348,18 @@ fn is_strong_start(s: &[u8], i: usize) -> bool {
             while matches!(s.get(k), Some(b' ' | b'\t')) {
                 k += 1;
             }
-            return s.get(k) == Some(&b':');
+            return match s.get(k) {
+                Some(b':') => true,
+                Some(b'=') => {
+                    s.get(k + 1) != Some(&b'=')
+                        && s[..i]
+                            .iter()
+                            .rev()
+                            .take_while(|&&c| c != b'\n')
+                            .all(|&c| c == b' ' || c == b'\t')
+                }
+                _ => false,
+            };
         }
         return false;
     }

@@ -307,6 +307,7 @@ impl Parser<'_> {
             None => Ok(truncated),
             Some(b'`') if s.fence_at(k)? => Ok(truncated),
             Some(b':') => Ok(true),
+            Some(b'=') if self.st.equals => Ok(true),
             // A quoted key with its colon missing (`"age" 30`), as `ends_string` reads one; not between
             // typographic quotes, which are prose's (`‘fine’ ‘fine’`).
             Some(b)

@@ -225,6 +225,9 @@ struct Progress {
     /// Whether a typographic quote may close a straight-quoted string (off when `curly_quotes` is
     /// forbidden, so that the strict pass accepts exactly what `JSON.parse` accepts).
     curly_closes: bool,
+    /// Whether a key's colon was written `=` or `=>` (`key = value`, see `after_key`): from then on a
+    /// look-ahead reads `=` after a key as its colon too.
+    equals: bool,
     /// The shortest the output has been cut back to since a reader last asked ([`Parser::take_low_water`]);
     /// `usize::MAX` when it has not been cut.
     low_water: Cell<usize>,
@@ -271,6 +274,7 @@ impl<'a> Parser<'a> {
                 implicit: 0,
                 jsonp: false,
                 curly_closes: !forbid.contains(RepairKind::CurlyQuotes),
+                equals: false,
                 low_water: Cell::new(usize::MAX),
                 fast: true,
                 every_repair: true,

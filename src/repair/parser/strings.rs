@@ -578,6 +578,8 @@ impl Parser<'_> {
             }
             b')' => matches!(self.top(), Some(Container::Call | Container::Tuple)),
             b'+' => ctx == Ctx::Value && self.is_concatenation(q)?,
+            // A key written with `=` or `=>` for its colon (`{"a" = 1}`), as `after_key` reads it.
+            b'=' if ctx == Ctx::Key => true,
             // A quote right after it starts the next key when a key follows (`"x""b": 1`: a comma
             // missing between members); else the two are content (`""` doubled as in CSV), and so is
             // the first of two before the end of the object or the input, the second closing the

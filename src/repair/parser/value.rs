@@ -361,7 +361,7 @@ impl Parser<'_> {
         let ended = loop {
             match s.punct_at(k)? {
                 None => break true,
-                Some(b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\n' | b'\r') => {
+                Some(b':' | b'=' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\n' | b'\r') => {
                     break false
                 }
                 Some(_) if s.fence_at(k)? => break false,
@@ -456,10 +456,12 @@ impl Parser<'_> {
                 Ok(())
             }
             (b'=', _) => {
-                // repair: `key = value`
+                // repair: `key = value`, `key => value` (Lua, Python's keywords, Ruby, PHP)
+                let arrow = self.input.seen().is_at(self.st.pos, b"=>")?;
                 self.record(RepairKind::MissingColon, self.st.pos)?;
                 self.st.out.push(b':');
-                self.st.pos += 1;
+                self.st.pos += 1 + usize::from(arrow);
+                self.st.equals = true;
                 self.st.state = State::Value;
                 Ok(())
             }
