@@ -211,13 +211,13 @@ proptest! {
         prop_assert_eq!(out.repairs[0].kind, RepairKind::MissingBracket);
     }
 
-    /// A member's number followed on its line by words (a unit, a currency, the rest of a phone number)
-    /// is one string with them, first, in the middle or last of its object, compact or pretty; the member
+    /// A member's number followed on its line by words (a unit, a currency, the rest of a phone number, a
+    /// percent sign, a remark in parentheses, a range or a sum) is one string with them, first, in the middle or last of its object, compact or pretty; the member
     /// after it is kept. Read as a key without a value, the words were lost.
     #[test]
     fn a_members_number_with_words_after_it_is_one_string(
         number in "[+-]?[0-9]{1,4}(\\.[0-9]{1,2})?",
-        words in prop::collection::vec("([a-zA-Z°€µ一-龥][a-zA-Z0-9%]{0,5}|[0-9]{3,4})", 1..4),
+        words in prop::collection::vec("([a-zA-Z°€µ一-龥][a-zA-Z0-9%]{0,5}|[0-9]{3,4}|%|\\(approx\\)|[-+*=] [0-9]{1,3})", 1..4),
         place in 0u8..3,
         pretty in any::<bool>(),
         n in 0u32..1000,

@@ -228,11 +228,12 @@ impl Parser<'_> {
             // `12:30`, `1/2`: prose, not a number
             return self.bare_string(start);
         }
-        // repair: `"weight": 5 kg`, `"phone": +1 555 0100`: words after a member's number on its line,
-        // when they are no key, are the number's too, all one string (read as a key, they were lost).
+        // repair: `"weight": 5 kg`, `"phone": +1 555 0100`, `"share": 45 %`: what follows a member's
+        // number on its line, when it is no key, is the number's too, all one string (read as a key, it
+        // was lost).
         if self.top() == Some(Container::Object)
             && matches!(s.at(k)?, Some(b' ' | b'\t'))
-            && self.words_go_on(k, false)?
+            && self.words_go_on(k, false, true)?
         {
             return self.bare_string(start);
         }
@@ -433,17 +434,38 @@ impl Parser<'_> {
     /// (`line`), they go on when the next line holds words and no colon before its first comma or its
     /// end (`b: hey world lets do\n  so that we can test this out,`): read as a member of its own, such
     /// a line was a key without a value, and dropped.
+    ///
+    /// After a member's number (`number`), the words may start with other characters too (`45 %`,
+    /// `5 (approx)`, `10 - 20`): anything but what ends a value or may start what follows one (a
+    /// delimiter, a bracket, a comment, an ellipsis, a fence, a control token, a backslash of escaped
+    /// text). `3 / 5` is not read so: telling `/` from a comment's would cost the module 43 bytes.
     #[inline(never)]
-    fn words_go_on(&self, i: usize, line: bool) -> Result<bool, Stop> {
+    fn words_go_on(&self, i: usize, line: bool, number: bool) -> Result<bool, Stop> {
         let s = self.input.seen();
         let (r, newline) = self.input.peek_past_space(i);
         let Some(b) = s.at(r)? else {
             return Ok(false);
         };
+        let other = number
+            && !matches!(
+                b,
+                b',' | b'}'
+                    | b']'
+                    | b')'
+                    | b':'
+                    | b'{'
+                    | b'['
+                    | b'#'
+                    | b'/'
+                    | b'.'
+                    | b'`'
+                    | b'~'
+                    | b'<'
+                    | b'\\'
+            );
         if newline && !line
             || s.quote_at(r).is_some()
-            || s.punct(r).1 > 1
-            || !(b.is_ascii_alphanumeric() || b >= 0x80)
+            || !(other || b.is_ascii_alphanumeric() || b >= 0x80)
         {
             return Ok(false);
         }
@@ -565,7 +587,7 @@ impl Parser<'_> {
                     k += 1;
                     continue;
                 }
-                b',' | b'\n' if in_object && self.words_go_on(k + 1, b == b'\n')? => {
+                b',' | b'\n' if in_object && self.words_go_on(k + 1, b == b'\n', false)? => {
                     k += 1;
                     continue;
                 }
