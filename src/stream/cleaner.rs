@@ -716,6 +716,7 @@ impl Cleaner {
     }
 
     /// Moves through the prefix steps as far as the held text allows.
+    #[cfg_attr(shipped, optimize(size))]
     fn prefix_advance(&mut self, done: bool, out: &mut String) {
         loop {
             if self.strip {

@@ -64,6 +64,7 @@ impl Parser<'_> {
     /// the array's `]` closes it too. In an object, after a value that repeats the member's key
     /// (`{"k": "k": "v"}`), the repeated key is skipped. Anywhere else the colon is.
     #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     fn key_in_value_place_taken(&mut self, top: Container, width: usize) -> Step {
         let Some(&f) = self.st.stack.last() else {
             return self.skip_unexpected();

@@ -315,6 +315,7 @@ impl Parser<'_> {
     /// `-12,345.5`: groups of three digits after a first group of one to three) are dropped; any other
     /// shape (`12,50`, `1,2,3`) is kept as a string, whose meaning the caller knows better.
     #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn grouped_number(&mut self, start: usize, k: usize) -> Result<bool, Stop> {
         let Some(e) = self.digits_past_comma(k)? else {
             return Ok(false);
