@@ -11,9 +11,10 @@ use crate::prelude::*;
 /// A kind of coercion, which callers may turn off one by one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rule {
-    /// `"2"` → `2` where an integer is expected.
+    /// `"2"` → `2` where an integer is expected; `"15 minutes"` → `15` (a unit after the number,
+    /// holding no digit, is dropped).
     StringToInteger,
-    /// `"2.5"` → `2.5` where a number is expected.
+    /// `"2.5"` → `2.5` where a number is expected; `"12.50 USD"` → `12.5`.
     StringToNumber,
     /// `"TRUE"` → `true` where a boolean is expected.
     StringToBoolean,
@@ -329,7 +330,13 @@ impl<'c> Coercer<'c> {
         if let Value::String(s) = &*v {
             let t = s.trim();
             if wants(Kind::Integer) || wants(Kind::Number) {
-                if let Ok(Value::Number(ref n)) = Value::parse(t, 1) {
+                // A number with a unit after it (`"190 °C"`, `"15 minutes"`, `"80 %"`): the number, when
+                // the rest holds no digit (not `"10 - 20"`, `"+1 555 0100"`); the record keeps the unit.
+                let number = match t.split_once(' ') {
+                    Some((n, unit)) if !unit.bytes().any(|b| b.is_ascii_digit()) => n,
+                    _ => t,
+                };
+                if let Ok(Value::Number(ref n)) = Value::parse(number, 1) {
                     let whole = n.is_integer();
                     let rule = if wants(Kind::Number) {
                         Rule::StringToNumber
