@@ -265,6 +265,25 @@ proptest! {
         prop_assert_eq!(got, v, "{}", text);
     }
 
+    /// Bare keys of several words (`Favorite Color: "blue"`), in an object whose keys are bare, are those
+    /// keys: the string before one ends there, compact or pretty. They were read as the string's content.
+    #[test]
+    fn bare_keys_of_several_words_keep_their_members(
+        members in prop::collection::vec(("[A-Za-z][a-z]{0,5}( [A-Za-z][a-z]{0,5}){0,2}", json_value()), 1..5),
+        pretty in any::<bool>(),
+    ) {
+        let v = Value::Object(members.into_iter().collect());
+        let body: Vec<String> = v.as_object().unwrap().iter().map(|(k, x)| format!("{k}: {x}")).collect();
+        let text = if pretty {
+            format!("{{\n  {}\n}}", body.join(",\n  "))
+        } else {
+            format!("{{{}}}", body.join(", "))
+        };
+        let out = repair(&text, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        prop_assert_eq!(got, v, "{}", text);
+    }
+
     /// Structural slips (issue 23) lose nothing: quoted JSON pasted into a string without escaping.
     #[test]
     fn json_pasted_unescaped_into_a_string_stays_in_it(

@@ -291,6 +291,15 @@ impl Parser<'_> {
                 k = s.scan(k, |b| is_word_byte(b) && b != 0xEF)?;
                 match s.at(k)? {
                     Some(0xEF) if s.punct(k).1 == 1 => k += 1,
+                    // A key of several words, where keys are loose and no quote in the string being
+                    // read was taken as content (prose's quotes: `"He said "stop", then shouted: run"`).
+                    Some(b' ')
+                        if self.st.loose_keys
+                            && self.st.str.quotes_seen == 0
+                            && s.at(k + 1)?.is_some_and(is_word_byte) =>
+                    {
+                        k += 1
+                    }
                     _ => break,
                 }
             }
@@ -308,7 +317,7 @@ impl Parser<'_> {
             None => Ok(truncated),
             Some(b'`') if s.fence_at(k)? => Ok(truncated),
             Some(b':') => Ok(true),
-            Some(b'=') if self.st.equals => Ok(true),
+            Some(b'=') if self.st.loose_keys => Ok(true),
             // A quoted key with its colon missing (`"age" 30`), as `ends_string` reads one; not between
             // typographic quotes, which are prose's (`‘fine’ ‘fine’`).
             Some(b)

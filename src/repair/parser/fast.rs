@@ -460,7 +460,10 @@ impl Parser<'_> {
         match quote {
             b'"' => {}
             b'\'' => self.note(RepairKind::SingleQuotes, at)?,
-            0 => self.note(RepairKind::UnquotedKey, at)?,
+            0 => {
+                self.note(RepairKind::UnquotedKey, at)?;
+                self.st.loose_keys = true;
+            }
             _ => self.note(RepairKind::CurlyQuotes, at)?,
         }
         if self.input.seen()[after - 1] != b':' {

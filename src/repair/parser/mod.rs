@@ -225,9 +225,10 @@ struct Progress {
     /// Whether a typographic quote may close a straight-quoted string (off when `curly_quotes` is
     /// forbidden, so that the strict pass accepts exactly what `JSON.parse` accepts).
     curly_closes: bool,
-    /// Whether a key's colon was written `=` or `=>` (`key = value`, see `after_key`): from then on a
-    /// look-ahead reads `=` after a key as its colon too.
-    equals: bool,
+    /// Whether the keys are written loosely: a key was unquoted (`unquoted_key`) or its colon written `=`
+    /// or `=>` (`after_key`). From then on a look-ahead for a key (`key_ahead`) reads `=` after one as its
+    /// colon, and words with single spaces between them as one key (`Favorite Color: "blue"`).
+    loose_keys: bool,
     /// The shortest the output has been cut back to since a reader last asked ([`Parser::take_low_water`]);
     /// `usize::MAX` when it has not been cut.
     low_water: Cell<usize>,
@@ -274,7 +275,7 @@ impl<'a> Parser<'a> {
                 implicit: 0,
                 jsonp: false,
                 curly_closes: !forbid.contains(RepairKind::CurlyQuotes),
-                equals: false,
+                loose_keys: false,
                 low_water: Cell::new(usize::MAX),
                 fast: true,
                 every_repair: true,

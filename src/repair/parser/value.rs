@@ -402,6 +402,7 @@ impl Parser<'_> {
         escape_into(&mut self.st.out, s.span(start, e));
         self.st.out.push(b'"');
         self.st.pos = k + usize::from(closed);
+        self.st.loose_keys = true;
         if ended {
             // repair: the input ends inside an unquoted key
             return self.drop_item(RepairKind::TruncatedMember, start);
@@ -461,7 +462,7 @@ impl Parser<'_> {
                 self.record(RepairKind::MissingColon, self.st.pos)?;
                 self.st.out.push(b':');
                 self.st.pos += 1 + usize::from(arrow);
-                self.st.equals = true;
+                self.st.loose_keys = true;
                 self.st.state = State::Value;
                 Ok(())
             }
