@@ -555,12 +555,15 @@ impl Parser<'_> {
             _ => false,
         };
         // A comment after the string or its comma: the general rule decides, as it would (a comma or a
-        // comment after a string leaves nothing for `after_string` to join). After a typographic quote
-        // it weighs the string's style, which only the general steps keep: they decide then.
+        // comment after a string leaves nothing for `after_string` to join). After a typographic quote,
+        // or one taken as content, it weighs the string's style and its quotes, which only the general
+        // steps keep: they decide then. Otherwise the string took no quote as content, as its state
+        // says for the rule.
         let ends = ends
-            || (matches!(next, b',' | b'/' | b'#')
-                && s[after - 1] < 0x80
-                && self.ends_string(after, Ctx::Value)?);
+            || (matches!(next, b',' | b'/' | b'#') && s[after - 1] < 0x80 && !typographic && {
+                self.st.str.quotes_seen = 0;
+                self.ends_string(after, Ctx::Value)?
+            });
         if !ends {
             return Ok(false);
         }
