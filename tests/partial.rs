@@ -480,19 +480,23 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
     /// A member's number with words after it (`"oven": 190 °C`) is a string in the end, and never a
-    /// number shown before it; keys written with `=` or `=>` for their colons, or bare and of several
-    /// words, keep their values: every chunking ends as the one-shot repair does, the partial values only
+    /// number shown before it, in a member or an array; keys written with `=` or `=>` for their colons,
+    /// or bare and of several words, keep their values: every chunking ends as the one-shot repair does, the partial values only
     /// growing.
     #[test]
     fn any_chunking_of_unusual_members_equals_one_shot(
         members in prop::collection::vec(("[a-z]{1,4}( [a-z]{1,4})?", "[+-]?[0-9]{1,3}(\\.[0-9])?", "( [a-z°€一-龥]{1,3}| [0-9]{3}| %| - [0-9]| \\(ca\\)){0,2}"), 1..4),
         colon in prop::sample::select(vec![": ", " = ", "=>"]),
         bare in any::<bool>(),
+        list in any::<bool>(),
         pretty in any::<bool>(),
         cuts in prop::collection::vec(0usize..120, 0..12),
     ) {
         let sep = if pretty { ",\n  " } else { ", " };
-        let body: Vec<String> = members.iter().map(|(k, n, w)| if bare { format!("{k}{colon}{n}{w}") } else { format!("\"{k}\"{colon}{n}{w}") }).collect();
+        let body: Vec<String> = members.iter().map(|(k, n, w)| {
+            let value = if list { format!("[{n}{w}, {n}{w}]") } else { format!("{n}{w}") };
+            if bare { format!("{k}{colon}{value}") } else { format!("\"{k}\"{colon}{value}") }
+        }).collect();
         let text = format!("{{{}}}", body.join(sep));
         let mut cuts = cuts;
         cuts.sort_unstable();

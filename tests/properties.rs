@@ -246,6 +246,25 @@ proptest! {
         prop_assert!(out.repairs.iter().all(|r| r.kind == RepairKind::UnquotedString), "{:?}", out.repairs);
     }
 
+    /// An array's number followed on its line by words that start with a letter (`[2 eggs, 1 cup
+    /// flour]`, `[20 °C]`) is one string with them, compact or pretty. Read as the next item, the words
+    /// split it in two.
+    #[test]
+    fn an_items_number_with_words_after_it_is_one_string(
+        items in prop::collection::vec(("[+-]?[0-9]{1,3}(\\.[0-9])?", "[a-zA-Z°µ一-龥][a-zA-Z]{0,5}( [a-z%]{1,5}){0,2}"), 1..4),
+        pretty in any::<bool>(),
+    ) {
+        let written: Vec<String> = items.iter().map(|(n, w)| format!("{n} {w}")).collect();
+        let text = if pretty {
+            format!("{{\"items\": [\n  {}\n]}}", written.join(",\n  "))
+        } else {
+            format!("{{\"items\": [{}]}}", written.join(", "))
+        };
+        let out = repair(&text, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        prop_assert_eq!(got, serde_json::json!({"items": written}), "{}", text);
+    }
+
     /// Members written with `=` or `=>` for their colons (Lua tables, Python's keyword arguments, Ruby and
     /// PHP hashes), keys quoted or bare, are those members. `{"a" = 1}` was `{}` before.
     #[test]

@@ -72,7 +72,7 @@ struct Content {
 
 /// The keyword `rest` starts with, if any (no keyword is a prefix of another, so there is one at most).
 #[inline(never)]
-fn keyword_prefix(rest: &[u8]) -> Option<&'static Keyword> {
+pub(super) fn keyword_prefix(rest: &[u8]) -> Option<&'static Keyword> {
     KEYWORDS.iter().find(|(word, _, _)| rest.starts_with(word))
 }
 
@@ -362,16 +362,14 @@ impl Parser<'_> {
                             if k >= end || !token_ends_at(s, k) || !is_strict_number(&s[pos..k]) {
                                 return Ok(());
                             }
-                            // In an object the general step reads the digits past a comma (`1,000`)
-                            // and whatever follows a space (`5 kg`, `{ "a": 1 }`): a space after a
-                            // member's number is rare in the lane's documents.
-                            if in_object
-                                && match s[k] {
-                                    b',' => k + 1 >= end || s[k + 1].is_ascii_digit(),
-                                    b' ' | b'\t' => true,
-                                    _ => false,
-                                }
-                            {
+                            // The general step reads a member's digits past a comma (`1,000`) and
+                            // whatever follows a space (`5 kg`, `[2 eggs]`, `{ "a": 1 }`): a space after
+                            // a number is rare in the lane's documents.
+                            if match s[k] {
+                                b',' => in_object && (k + 1 >= end || s[k + 1].is_ascii_digit()),
+                                b' ' | b'\t' => true,
+                                _ => false,
+                            } {
                                 return Ok(());
                             }
                             self.begin_value();

@@ -297,6 +297,12 @@ impl<'a> Seen<'a> {
         &self.s[from..to]
     }
 
+    /// The bytes that have arrived from `from` on.
+    #[inline(always)]
+    pub(super) fn rest(self, from: usize) -> &'a [u8] {
+        &self.s[from..]
+    }
+
     /// Appends the bytes `from..to`, all of which a step knows have arrived, to `out` (see
     /// [`copy_from`] for why not `extend_from_slice`).
     #[inline(always)]

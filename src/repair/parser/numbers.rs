@@ -1,5 +1,6 @@
 //! Numbers, keywords and bare words.
 
+use super::fast::keyword_prefix;
 use super::*;
 
 /// A keyword as written, its JSON, and the repair that rewriting it is.
@@ -230,10 +231,20 @@ impl Parser<'_> {
         }
         // repair: `"weight": 5 kg`, `"phone": +1 555 0100`, `"share": 45 %`: what follows a member's
         // number on its line, when it is no key, is the number's too, all one string (read as a key, it
-        // was lost).
-        if self.top() == Some(Container::Object)
-            && matches!(s.at(k)?, Some(b' ' | b'\t'))
-            && self.words_go_on(k, false, true)?
+        // was lost). In an array, words that start with no digit and no keyword (`[2 eggs, 1 cup
+        // flour]`; not `[1 2]`, `[1 true]`): read as the next item, they split one in two.
+        if matches!(s.at(k)?, Some(b' ' | b'\t'))
+            && match self.top() {
+                Some(Container::Object) => self.words_go_on(k, false, true)?,
+                // The look-ahead first: it waits until the word has arrived.
+                Some(Container::Array) => {
+                    self.words_go_on(k, false, false)? && {
+                        let r = self.input.peek_past_space(k).0;
+                        !s[r].is_ascii_digit() && keyword_prefix(s.rest(r)).is_none()
+                    }
+                }
+                _ => false,
+            }
         {
             return self.bare_string(start);
         }
@@ -467,6 +478,7 @@ impl Parser<'_> {
         if newline && !line
             || s.quote_at(r).is_some()
             || !(other || b.is_ascii_alphanumeric() || b >= 0x80)
+            || s.ellipsis_len(r)? > 0
         {
             return Ok(false);
         }
