@@ -454,6 +454,42 @@ out(`| --- | ${names.map(() => '---').join(' | ')} |`);
   }
 }
 
+out();
+out('## Values written loosely (no bar)');
+out();
+out('Right: the value with every word the model wrote kept, each in its member or item.');
+out();
+out(`| reply | ${names.join(' | ')} |`);
+out(`| --- | ${names.map(() => '---').join(' | ')} |`);
+{
+  const replies = [
+    [
+      'numbers with their units (`"oven": 190 °C`, `"cost": 12.50 USD`, `"heat": 80 %`)',
+      '{"dish": "Shakshuka", "oven": 190 °C, "cost": 12.50 USD, "heat": 80 %, "serves": 4}',
+      { dish: 'Shakshuka', oven: '190 °C', cost: '12.50 USD', heat: '80 %', serves: 4 },
+    ],
+    [
+      'a list of quantities (`[2 eggs, 1 cup flour]`)',
+      '{"ingredients": [2 eggs, 1 cup flour, 3 tbsp oil]}',
+      { ingredients: ['2 eggs', '1 cup flour', '3 tbsp oil'] },
+    ],
+    [
+      'keys written with `=` (a Lua table)',
+      '{\n  title = "Night Ferry",\n  max_players = 4,\n  music = true\n}',
+      { title: 'Night Ferry', max_players: 4, music: true },
+    ],
+    [
+      'bare keys of several words (`Favorite Color: "blue"`)',
+      '{Name: "Ada", Favorite Color: "blue", Age: 36}',
+      { Name: 'Ada', 'Favorite Color': 'blue', Age: 36 },
+    ],
+  ];
+  for (const [label, text, value] of replies) {
+    const cells = names.map((n) => (correct(libraries[n], { text, value }) ? 'right' : 'wrong'));
+    out(`| ${label} | ${cells.join(' | ')} |`);
+  }
+}
+
 // 5. Adversarial shapes: 10× the input must cost ≤ 20× the time.
 out();
 out('## Adversarial shapes: time(1 MB) / time(100 KB) (bar: ≤ 20)');
