@@ -813,6 +813,26 @@ proptest! {
     }
 }
 
+/// Where keys are written loosely (bare, or with `=`), a string that took a quote as content is prose or
+/// code, and words with a colon or `=` after its next comma are its own: the string goes on.
+#[test]
+fn prose_and_code_with_quotes_stay_in_strings_where_keys_are_loose() {
+    for (text, want) in [
+        (
+            r#"{code: "let a = "x", b = "y";", lang: "js"}"#,
+            serde_json::json!({"code": "let a = \"x\", b = \"y\";", "lang": "js"}),
+        ),
+        (
+            r#"{note: "He said "stop", then shouted: run", n: 1}"#,
+            serde_json::json!({"note": "He said \"stop\", then shouted: run", "n": 1}),
+        ),
+    ] {
+        let out = repair(text, &opts()).unwrap();
+        let got: Value = serde_json::from_str(&out.json).unwrap();
+        assert_eq!(got, want, "{text}");
+    }
+}
+
 #[test]
 fn deep_nesting_is_a_typed_error_not_a_stack_overflow() {
     let deep = "[".repeat(1_000_000);

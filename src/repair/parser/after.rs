@@ -292,7 +292,8 @@ impl Parser<'_> {
                 match s.at(k)? {
                     Some(0xEF) if s.punct(k).1 == 1 => k += 1,
                     // A key of several words, where keys are loose and no quote in the string being
-                    // read was taken as content (prose's quotes: `"He said "stop", then shouted: run"`).
+                    // read was taken as content: prose's or code's (`"He said "stop", then shouted:
+                    // run"`, `"let a = "x", b = "y";"`).
                     Some(b' ')
                         if self.st.loose_keys
                             && self.st.str.quotes_seen == 0
@@ -317,7 +318,8 @@ impl Parser<'_> {
             None => Ok(truncated),
             Some(b'`') if s.fence_at(k)? => Ok(truncated),
             Some(b':') => Ok(true),
-            Some(b'=') if self.st.loose_keys => Ok(true),
+            // A colon written `=` (see `loose_keys`), on the same terms as a key of several words.
+            Some(b'=') if self.st.loose_keys && self.st.str.quotes_seen == 0 => Ok(true),
             // A quoted key with its colon missing (`"age" 30`), as `ends_string` reads one; not between
             // typographic quotes, which are prose's (`‘fine’ ‘fine’`).
             Some(b)
