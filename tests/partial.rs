@@ -485,7 +485,7 @@ proptest! {
     /// growing.
     #[test]
     fn any_chunking_of_unusual_members_equals_one_shot(
-        members in prop::collection::vec(("[a-z]{1,4}( [a-z]{1,4})?", "[+-]?[0-9]{1,3}(\\.[0-9])?", "( [a-z°€一-龥]{1,3}| [0-9]{3}| %| - [0-9]| \\(ca\\)){0,2}"), 1..4),
+        members in prop::collection::vec(("[a-z]{1,4}( [a-z]{1,4})?", "[+-]?[0-9]{1,3}(\\.[0-9])?", "( [a-z°€一-龥]{1,3}| [0-9]{3}| %| - [0-9]| / [0-9]| \\(ca\\)){0,2}"), 1..4),
         colon in prop::sample::select(vec![": ", " = ", "=>"]),
         bare in any::<bool>(),
         list in any::<bool>(),

@@ -217,7 +217,7 @@ proptest! {
     #[test]
     fn a_members_number_with_words_after_it_is_one_string(
         number in "[+-]?[0-9]{1,4}(\\.[0-9]{1,2})?",
-        words in prop::collection::vec("([a-zA-Z°€µ一-龥][a-zA-Z0-9%]{0,5}|[0-9]{3,4}|%|\\(approx\\)|[-+*=] [0-9]{1,3})", 1..4),
+        words in prop::collection::vec("([a-zA-Z°€µ一-龥][a-zA-Z0-9%]{0,5}|[0-9]{3,4}|%|\\(approx\\)|[-+*/=] [0-9]{1,3})", 1..4),
         place in 0u8..3,
         pretty in any::<bool>(),
         n in 0u32..1000,

@@ -450,7 +450,7 @@ impl Parser<'_> {
     /// After a member's number (`number`), the words may start with other characters too (`45 %`,
     /// `5 (approx)`, `10 - 20`): anything but what ends a value or may start what follows one (a
     /// delimiter, a bracket, a comment, an ellipsis, a fence, a control token, a backslash of escaped
-    /// text). `3 / 5` is not read so: telling `/` from a comment's would cost the module 43 bytes.
+    /// text): `"rating": 4 / 5` is one string, `"a": 1 // note` a number and a comment.
     #[inline(never)]
     fn words_go_on(&self, i: usize, line: bool, number: bool) -> Result<bool, Stop> {
         let s = self.input.seen();
@@ -468,13 +468,13 @@ impl Parser<'_> {
                     | b'{'
                     | b'['
                     | b'#'
-                    | b'/'
                     | b'.'
                     | b'`'
                     | b'~'
                     | b'<'
                     | b'\\'
-            );
+            )
+            && !(b == b'/' && matches!(s.at(r + 1)?, Some(b'/' | b'*')));
         if newline && !line
             || s.quote_at(r).is_some()
             || !(other || b.is_ascii_alphanumeric() || b >= 0x80)
