@@ -434,24 +434,28 @@ for (const n of names) {
   out(`| ${n} | ${cells.join(' | ')} |`);
 }
 
+/** A table of `[label, text, value]` replies: each library right (its value exactly) or wrong. */
+function rightOrWrong(replies) {
+  out(`| reply | ${names.join(' | ')} |`);
+  out(`| --- | ${names.map(() => '---').join(' | ')} |`);
+  for (const [label, text, value] of replies) {
+    const cells = names.map((n) => (correct(libraries[n], { text, value }) ? 'right' : 'wrong'));
+    out(`| ${label} | ${cells.join(' | ')} |`);
+  }
+}
+
 // 4b. Replies as they come back from an API, each checked against its exact value.
 out();
 out('## Replies as APIs return them (no bar)');
 out();
-out(`| reply | ${names.join(' | ')} |`);
-out(`| --- | ${names.map(() => '---').join(' | ')} |`);
 {
   const value = { name: 'Mirela', tags: ['rope', 'lantern'], stats: { wits: 4 } };
   const pretty = JSON.stringify(value, null, 2);
-  const replies = {
+  rightOrWrong([
     // The `{` that started the reply was written into the request (a prefill), so the reply lacks it.
-    'the rest of a reply whose `{` was the prefill': pretty.slice(1),
-    'line breaks written as `\\n`, quotes not escaped': pretty.replaceAll('\n', '\\n'),
-  };
-  for (const [label, text] of Object.entries(replies)) {
-    const cells = names.map((n) => (correct(libraries[n], { text, value }) ? 'right' : 'wrong'));
-    out(`| ${label} | ${cells.join(' | ')} |`);
-  }
+    ['the rest of a reply whose `{` was the prefill', pretty.slice(1), value],
+    ['line breaks written as `\\n`, quotes not escaped', pretty.replaceAll('\n', '\\n'), value],
+  ]);
 }
 
 out();
@@ -459,36 +463,28 @@ out('## Values written loosely (no bar)');
 out();
 out('Right: the value with every word the model wrote kept, each in its member or item.');
 out();
-out(`| reply | ${names.join(' | ')} |`);
-out(`| --- | ${names.map(() => '---').join(' | ')} |`);
-{
-  const replies = [
-    [
-      'numbers with their units (`"oven": 190 °C`, `"cost": 12.50 USD`, `"heat": 80 %`)',
-      '{"dish": "Shakshuka", "oven": 190 °C, "cost": 12.50 USD, "heat": 80 %, "serves": 4}',
-      { dish: 'Shakshuka', oven: '190 °C', cost: '12.50 USD', heat: '80 %', serves: 4 },
-    ],
-    [
-      'a list of quantities (`[2 eggs, 1 cup flour]`)',
-      '{"ingredients": [2 eggs, 1 cup flour, 3 tbsp oil]}',
-      { ingredients: ['2 eggs', '1 cup flour', '3 tbsp oil'] },
-    ],
-    [
-      'keys written with `=` (a Lua table)',
-      '{\n  title = "Night Ferry",\n  max_players = 4,\n  music = true\n}',
-      { title: 'Night Ferry', max_players: 4, music: true },
-    ],
-    [
-      'bare keys of several words (`Favorite Color: "blue"`)',
-      '{Name: "Ada", Favorite Color: "blue", Age: 36}',
-      { Name: 'Ada', 'Favorite Color': 'blue', Age: 36 },
-    ],
-  ];
-  for (const [label, text, value] of replies) {
-    const cells = names.map((n) => (correct(libraries[n], { text, value }) ? 'right' : 'wrong'));
-    out(`| ${label} | ${cells.join(' | ')} |`);
-  }
-}
+rightOrWrong([
+  [
+    'numbers with their units (`"oven": 190 °C`, `"cost": 12.50 USD`, `"heat": 80 %`)',
+    '{"dish": "Shakshuka", "oven": 190 °C, "cost": 12.50 USD, "heat": 80 %, "serves": 4}',
+    { dish: 'Shakshuka', oven: '190 °C', cost: '12.50 USD', heat: '80 %', serves: 4 },
+  ],
+  [
+    'a list of quantities (`[2 eggs, 1 cup flour]`)',
+    '{"ingredients": [2 eggs, 1 cup flour, 3 tbsp oil]}',
+    { ingredients: ['2 eggs', '1 cup flour', '3 tbsp oil'] },
+  ],
+  [
+    'keys written with `=` (a Lua table)',
+    '{\n  title = "Night Ferry",\n  max_players = 4,\n  music = true\n}',
+    { title: 'Night Ferry', max_players: 4, music: true },
+  ],
+  [
+    'bare keys of several words (`Favorite Color: "blue"`)',
+    '{Name: "Ada", Favorite Color: "blue", Age: 36}',
+    { Name: 'Ada', 'Favorite Color': 'blue', Age: 36 },
+  ],
+]);
 
 // 5. Adversarial shapes: 10× the input must cost ≤ 20× the time.
 out();

@@ -106,6 +106,15 @@ fn assert_parses(input: &str) -> Option<String> {
     }
 }
 
+/// `items` between `open` and `close`, separated by commas: on one line, or one per line and indented.
+fn bracketed(open: char, items: &[String], close: char, pretty: bool) -> String {
+    if pretty {
+        format!("{open}\n  {}\n{close}", items.join(",\n  "))
+    } else {
+        format!("{open}{}{close}", items.join(", "))
+    }
+}
+
 /// `written` (a value as a model wrote it, `text` its string) as an array's item between two others, or
 /// as a member of an object with another after it; with the value the repair must give.
 fn member_or_item(written: &str, text: &str, in_array: bool) -> (String, Value) {
@@ -255,11 +264,7 @@ proptest! {
         pretty in any::<bool>(),
     ) {
         let written: Vec<String> = items.iter().map(|(n, w)| format!("{n} {w}")).collect();
-        let text = if pretty {
-            format!("{{\"items\": [\n  {}\n]}}", written.join(",\n  "))
-        } else {
-            format!("{{\"items\": [{}]}}", written.join(", "))
-        };
+        let text = format!("{{\"items\": {}}}", bracketed('[', &written, ']', pretty));
         let out = repair(&text, &opts()).unwrap();
         let got: Value = serde_json::from_str(&out.json).unwrap();
         prop_assert_eq!(got, serde_json::json!({"items": written}), "{}", text);
@@ -293,11 +298,7 @@ proptest! {
     ) {
         let v = Value::Object(members.into_iter().collect());
         let body: Vec<String> = v.as_object().unwrap().iter().map(|(k, x)| format!("{k}: {x}")).collect();
-        let text = if pretty {
-            format!("{{\n  {}\n}}", body.join(",\n  "))
-        } else {
-            format!("{{{}}}", body.join(", "))
-        };
+        let text = bracketed('{', &body, '}', pretty);
         let out = repair(&text, &opts()).unwrap();
         let got: Value = serde_json::from_str(&out.json).unwrap();
         prop_assert_eq!(got, v, "{}", text);
