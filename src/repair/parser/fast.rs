@@ -554,14 +554,14 @@ impl Parser<'_> {
         };
         // A comment after the string or its comma: the general rule decides, as it would (a comma or a
         // comment after a string leaves nothing for `after_string` to join). After a typographic quote,
-        // or one taken as content, it weighs the string's style and its quotes, which only the general
-        // steps keep: they decide then. Otherwise the string took no quote as content, as its state
-        // says for the rule.
+        // or with one taken as content, it weighs the string's style and the quotes it took, which only
+        // the general steps keep: they decide then. Without, the rule's count of them is 0 here, as
+        // for the general steps (`string_body` resets it after every string).
         let ends = ends
-            || (matches!(next, b',' | b'/' | b'#') && s[after - 1] < 0x80 && !typographic && {
-                self.st.str.quotes_seen = 0;
-                self.ends_string(after, Ctx::Value)?
-            });
+            || (matches!(next, b',' | b'/' | b'#')
+                && s[after - 1] < 0x80
+                && !typographic
+                && self.ends_string(after, Ctx::Value)?);
         if !ends {
             return Ok(false);
         }
