@@ -907,6 +907,7 @@ impl Parser<'_> {
     }
 
     /// Whether `+` at `i` joins two strings: `"a" + "b"`.
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn is_concatenation(&self, i: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
         let (r, _) = self.input.peek_past_space(i + 1);
