@@ -26,6 +26,15 @@ pub fn is_json_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// The first offset at or after `i`, and before `end`, that is not JSON whitespace (`end` if none is).
+#[inline(always)]
+pub fn skip_json_ws(s: &[u8], mut i: usize, end: usize) -> usize {
+    while i < end && is_json_ws(s[i]) {
+        i += 1;
+    }
+    i
+}
+
 /// Length of an invisible character (U+FEFF, U+200B, U+200C, U+200D, U+2060) at `s[i..]`, or 0.
 #[inline]
 pub fn invisible_len(s: &[u8], i: usize) -> usize {

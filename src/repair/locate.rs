@@ -5,7 +5,7 @@
 
 use super::chars::{
     find_byte, find_byte3, find_byte3_far, find_byte_far, find_tag_or_fence, invisible_len,
-    is_ident_start, is_json_ws, is_word_byte, quote_at, starts_with_at, NBSP,
+    is_ident_start, is_json_ws, is_word_byte, quote_at, skip_json_ws, starts_with_at, NBSP,
 };
 use crate::prelude::*;
 use crate::reasoning::{any_tag_at, is_at, tag_at, LONGEST_CLOSING_TAG, REASONING_TAGS};
@@ -382,15 +382,7 @@ fn key_at(s: &[u8], i: usize) -> bool {
     while k < s.len() && !matches!(s[k], b'"' | b'\n') {
         k += 1;
     }
-    s.get(k) == Some(&b'"') && s.get(skip_ws(s, k + 1)) == Some(&b':')
-}
-
-/// The first offset at or after `i` that is no JSON whitespace.
-fn skip_ws(s: &[u8], mut i: usize) -> usize {
-    while s.get(i).is_some_and(|&b| is_json_ws(b)) {
-        i += 1;
-    }
-    i
+    s.get(k) == Some(&b'"') && s.get(skip_json_ws(s, k + 1, s.len())) == Some(&b':')
 }
 
 /// Whether the answer at `i` is an object's members without its opening brace, as a response reads whose
@@ -413,7 +405,7 @@ fn braceless_at(s: &[u8], i: usize) -> bool {
             b'{' | b'[' => depth += 1,
             c @ (b'}' | b']') if depth == 0 => return c == b'}',
             b'}' | b']' => depth -= 1,
-            b',' if depth == 0 => members |= key_at(s, skip_ws(s, k + 1)),
+            b',' if depth == 0 => members |= key_at(s, skip_json_ws(s, k + 1, s.len())),
             _ => {}
         }
         k += 1;

@@ -26,23 +26,14 @@ use super::{
 };
 use crate::record::RepairKind;
 use crate::repair::chars::{
-    closer_len, find_control, is_json_ws, punct, quote_at, skip_plain_string_bytes, QuoteStyle,
+    closer_len, find_control, punct, quote_at, skip_json_ws, skip_plain_string_bytes, QuoteStyle,
     IDEOGRAPHIC_SPACE, NBSP,
 };
-
-/// The first offset at or after `i` that is not JSON whitespace.
-#[inline(always)]
-fn skip_ws(s: &[u8], mut i: usize, end: usize) -> usize {
-    while i < end && is_json_ws(s[i]) {
-        i += 1;
-    }
-    i
-}
 
 /// Whether what follows the `{` at `pos`, past ASCII spaces, may be a Python set's first item or the
 /// no-break space before it; only then is `set_at` asked, and only a set leaves the lane.
 fn set_may_open(s: &[u8], pos: usize, end: usize) -> bool {
-    let n = skip_ws(s, pos + 1, end);
+    let n = skip_json_ws(s, pos + 1, end);
     n < end && may_open_set(s[n])
 }
 
@@ -83,7 +74,7 @@ pub(super) fn keyword_prefix(rest: &[u8]) -> Option<&'static Keyword> {
 /// inside the string (`“ready”` at the end of a line, words on the next).
 #[inline]
 fn typographic_is_content(s: &[u8], k: usize, end: usize) -> bool {
-    let n = skip_ws(s, k, end);
+    let n = skip_json_ws(s, k, end);
     let Some(&b) = s[..end].get(n) else {
         return false;
     };
@@ -266,7 +257,7 @@ impl Parser<'_> {
                 Some(f) if f.kind == Container::Array => false,
                 _ => return Ok(()),
             };
-            let pos = skip_ws(s, self.st.pos, end);
+            let pos = skip_json_ws(s, self.st.pos, end);
             // The general step skips the same whitespace first.
             self.st.pos = pos;
             if pos >= end {
@@ -382,8 +373,8 @@ impl Parser<'_> {
                             // In an array, a comma and the next number are read here, as the loop's
                             // `AfterValue` and `Value` steps read them: a list of numbers costs a
                             // dispatch per item less. Anything else between them goes back to the loop.
-                            let comma = skip_ws(s, k, end);
-                            let next = skip_ws(s, comma + 1, end);
+                            let comma = skip_json_ws(s, k, end);
+                            let next = skip_json_ws(s, comma + 1, end);
                             if s[..end].get(comma) != Some(&b',')
                                 || !matches!(s[..end].get(next), Some(b'-' | b'0'..=b'9'))
                             {
@@ -511,7 +502,7 @@ impl Parser<'_> {
             return Ok(false);
         };
         let after = close + close_len;
-        let n = skip_ws(s, after, end);
+        let n = skip_json_ws(s, after, end);
         // After a comment the general rule may weigh the quotes taken as content: it decides.
         if n >= end || typographic && matches!(s[n], b'/' | b'#') {
             return Ok(false);
@@ -528,7 +519,7 @@ impl Parser<'_> {
                 n > after && (!in_object || plain_key(s, n, end, self.st.curly_closes).is_some())
             }
             b',' => {
-                let r = skip_ws(s, n + width, end);
+                let r = skip_json_ws(s, n + width, end);
                 match s.get(r) {
                     _ if r >= end => false,
                     Some(b'}') if in_object => true,
