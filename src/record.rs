@@ -63,7 +63,7 @@ repair_kinds! {
     EarlyClose => "early_close", Syntax, "reopened an object or array that was closed before its last members or items";
     Comment => "comment", Syntax, "removed a comment";
     Ellipsis => "ellipsis", Syntax, "removed an ellipsis placeholder";
-    FunctionCall => "function_call", Syntax, "replaced a call such as ObjectId(\"...\") by its argument, or by the array of its arguments";
+    FunctionCall => "function_call", Syntax, "replaced a call such as ObjectId(\"...\") by its argument, by the array of its arguments, or by the object of its keyword arguments";
     StringConcatenation => "string_concatenation", Syntax, "joined strings concatenated with +";
     // Quotes and strings.
     SingleQuotes => "single_quotes", Quotes, "replaced single quotes by double quotes";

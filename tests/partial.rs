@@ -504,6 +504,31 @@ proptest! {
             prop_assert!(false, "{}", e);
         }
     }
+
+    /// Calls with keyword arguments (`Point(x=1, y=2)`, Python reprs with single quotes, `None` and nested
+    /// calls among them) are objects in every chunking, as in one shot, the partial values only growing.
+    #[test]
+    fn any_chunking_of_calls_with_keyword_arguments_equals_one_shot(
+        members in prop::collection::vec(("[a-z_]{1,5}", json_value()), 1..4),
+        python in any::<bool>(),
+        nested in any::<bool>(),
+        cuts in prop::collection::vec(0usize..160, 0..12),
+    ) {
+        let args: Vec<String> = members.iter().map(|(k, x)| {
+            let x = if python && x.is_null() { "None".to_string() } else { x.to_string() };
+            format!("{k}={x}")
+        }).collect();
+        let mut call = format!("Item({})", args.join(", "));
+        if nested {
+            call = format!("Team(lead={call}, name='Ada', size=2)");
+        }
+        let text = format!("{{\"items\": [{call}, {call}], \"n\": 1}}");
+        let mut cuts = cuts;
+        cuts.sort_unstable();
+        if let Err(e) = check(&text, &split_at(&text, &cuts)) {
+            prop_assert!(false, "{}", e);
+        }
+    }
 }
 
 /// With the reasoning first (the chat template emitted `<think>`), a draft in the reasoning is never shown;

@@ -612,6 +612,30 @@ proptest! {
         prop_assert_eq!(got, serde_json::json!({"c": args, "n": n}), "{}", text);
     }
 
+    /// A call with keyword arguments (`Point(x=1, y=2)`, a dataclass's or a pydantic model's repr) is the
+    /// object of its arguments, as a member's value or as items of a list, and what follows it is kept.
+    /// Before, its first argument's name became a string and the rest was lost.
+    #[test]
+    fn a_call_with_keyword_arguments_is_the_object_of_them(
+        members in prop::collection::vec(("[a-z_][a-z0-9_]{0,6}", json_value()), 1..5),
+        name in "[a-zA-Z_][a-zA-Z0-9_]{0,8}",
+        eq in prop::sample::select(vec!["=", " = "]),
+        pretty in any::<bool>(),
+        in_array in any::<bool>(),
+        n in 0u32..1000,
+    ) {
+        let v = Value::Object(members.into_iter().collect());
+        let args: Vec<String> = v.as_object().unwrap().iter().map(|(k, x)| format!("{k}{eq}{x}")).collect();
+        let call = format!("{name}{}", bracketed('(', &args, ')', pretty));
+        let (text, want) = if in_array {
+            (format!("[{call}, {call}]"), serde_json::json!([v, v]))
+        } else {
+            (format!("{{\"c\": {call}, \"n\": {n}}}"), serde_json::json!({"c": v, "n": n}))
+        };
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, want, "{}", text);
+    }
+
     /// A stray quote right after a number or keyword (`12345",`) changes nothing; bare words after an
     /// array's string item (`["a" in progress, "b"]`) are the next item, also when they end in the quote
     /// whose opening one is missing (`["a" in progress", "b"]`).

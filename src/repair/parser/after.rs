@@ -37,7 +37,7 @@ impl Parser<'_> {
                 Ok(())
             }
             b'}' | b']' => self.close_with(b),
-            b')' if top == Container::Tuple => self.close_with(b),
+            b')' if self.closes_top(b) => self.close_with(b),
             b':' => self.key_in_value_place_taken(top, width),
             b')' => self.skip_unexpected(),
             b'.' | 0xE2 if self.ellipsis_at(self.st.pos)? => self.ellipsis(),
@@ -116,6 +116,7 @@ impl Parser<'_> {
             return self.close_call();
         };
         f.kind = Container::Tuple;
+        f.closer = b')';
         let at = f.item_out;
         self.insert_output(at, b'[');
         self.separator(width)?;
@@ -218,6 +219,7 @@ impl Parser<'_> {
                         kind: Container::Wrapper,
                         count: 1,
                         item_out: self.st.out.len(),
+                        closer: b']',
                     });
                     self.st.pending_comma = Some(self.st.pos);
                     self.st.pos += 1;

@@ -120,6 +120,9 @@ struct Frame {
     count: u32,
     /// Output length before the current item (and its comma), for dropping it.
     item_out: usize,
+    /// The bracket that closes it (none for a call): `)` for an object written as a call with keyword
+    /// arguments (`Point(x=1, y=2)`).
+    closer: u8,
 }
 
 /// How far back (bytes of output) the scalar items of a row written without its `[` may run.
@@ -134,13 +137,17 @@ const SET_REACH: usize = 256;
 impl Frame {
     /// Whether the bracket `c` is this container's own closer.
     fn closed_by(&self, c: u8) -> bool {
-        matches!(
-            (self.kind, c),
-            (Container::Object, b'}')
-                | (Container::Array | Container::Wrapper, b']')
-                | (Container::Tuple, b')')
-                | (Container::Set, b'}')
-        )
+        self.closer == c
+    }
+}
+
+/// The bracket that closes a container of `kind` as it is usually written.
+fn closer_of(kind: Container) -> u8 {
+    match kind {
+        Container::Object | Container::Set => b'}',
+        Container::Array | Container::Wrapper => b']',
+        Container::Tuple => b')',
+        Container::Call => 0,
     }
 }
 
@@ -532,6 +539,11 @@ impl<'a> Parser<'a> {
         self.st.stack.last().is_some_and(|f| f.closed_by(c))
     }
 
+    /// Whether `)` ends the innermost container: a call, a tuple, an object written as a call.
+    fn in_parens(&self) -> bool {
+        self.top() == Some(Container::Call) || self.closes_top(b')')
+    }
+
     /// The index in the stack of the nearest open container that the bracket `c` closes, among the
     /// innermost [`CLOSER_REACH`] (a bound that keeps closers of the wrong kind linear in time on any
     /// depth).
@@ -621,6 +633,7 @@ impl<'a> Parser<'a> {
             kind,
             count: 0,
             item_out: self.st.out.len(),
+            closer: closer_of(kind),
         });
         Ok(())
     }

@@ -377,6 +377,7 @@ impl Parser<'_> {
     }
 
     /// A word in value position: keyword, truncated keyword, wrapper call, or unquoted string.
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn word(&mut self) -> Step {
         let s = self.input.seen();
         let start = self.st.pos;
@@ -393,12 +394,20 @@ impl Parser<'_> {
                 }
             }
         }
+        let call = k > start && is_ident_start(s[start]) && next == Some(b'(');
+        if call && self.keyword_argument_at(k + 1)? {
+            // repair: `Point(x=1, y=2)`, `dict(name="Ada")`: keyword arguments are an object's members,
+            // and `)` closes it
+            self.record(RepairKind::FunctionCall, start)?;
+            self.st.pos = k;
+            self.open(Container::Object)?;
+            if let Some(f) = self.st.stack.last_mut() {
+                f.closer = b')';
+            }
+            return Ok(());
+        }
         // Not when its first argument reads as a key: `f(a: number, b: string): void` is a signature.
-        if k > start
-            && is_ident_start(s[start])
-            && next == Some(b'(')
-            && !self.is_key_ahead(self.input.peek_past_space(k + 1).0)?
-        {
+        if call && !self.is_key_ahead(self.input.peek_past_space(k + 1).0)? {
             // repair: `ObjectId("…")`, `NumberLong(2)`: the value is the argument
             self.record(RepairKind::FunctionCall, start)?;
             return self.open_call(k + 1);
@@ -530,6 +539,20 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// Whether a keyword argument starts at `i`, past spaces and line breaks: a name and `=` (not `==`),
+    /// as Python writes them (`x=1`; `x = 1`, and one per line in a pretty-printed repr).
+    #[inline(never)]
+    fn keyword_argument_at(&self, i: usize) -> Result<bool, Stop> {
+        let s = self.input.seen();
+        let i = s.run(i, is_json_ws);
+        let e = s.run(i, |b| b.is_ascii_alphanumeric() || b == b'_');
+        let eq = s.run(e, |b| b == b' ');
+        Ok(e > i
+            && !s[i].is_ascii_digit()
+            && s.at(eq)? == Some(b'=')
+            && s.at(eq + 1)? != Some(b'='))
+    }
+
     /// Where a bare word at `start` ends that is the first key of a record written in an array without its
     /// braces (`[name: "Ada", age: 3]`, as `["name": "Ada"]` with its keys quoted): an identifier, in an
     /// array, with a colon after it and a quoted string, a number, a literal or a bracket after that. The
@@ -568,7 +591,7 @@ impl Parser<'_> {
                 }
             }
         }
-        let in_call = matches!(self.top(), Some(Container::Call | Container::Tuple));
+        let in_call = self.in_parens();
         let in_object = self.top() == Some(Container::Object);
         // Brackets a member's words opened (`{text: see {the appendix} here}`): their closers and commas
         // are the words' too.

@@ -576,7 +576,7 @@ impl Parser<'_> {
                 (self.st.str.inner_open == 0 || self.input.inner_depth(after - 1) == 0)
                     && self.continues_after_comma(q + width, ctx)?
             }
-            b')' => matches!(self.top(), Some(Container::Call | Container::Tuple)),
+            b')' => self.in_parens(),
             b'+' => ctx == Ctx::Value && self.is_concatenation(q)?,
             // A key written with `=` or `=>` for its colon (`{"a" = 1}`), as `after_key` reads it.
             b'=' if ctx == Ctx::Key => true,

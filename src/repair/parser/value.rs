@@ -23,7 +23,7 @@ impl Parser<'_> {
                 self.st.pos += 1;
                 self.close_call()
             }
-            b')' if self.top() == Some(Container::Tuple) => self.closer_in_value(b),
+            b')' if self.closes_top(b) => self.closer_in_value(b),
             b'(' if self.tuple_at(self.st.pos)? => {
                 // repair: `(1, 2)`, `("a", "b")`: a Python tuple is an array
                 self.record(RepairKind::PythonLiteral, self.st.pos)?;
@@ -229,6 +229,7 @@ impl Parser<'_> {
         let b = s[self.st.pos];
         match b {
             b'}' | b']' => self.close_with(b),
+            b')' if self.closes_top(b) => self.close_with(b),
             b',' => {
                 // repair: `{,"a":1}`, `{"a":1,,"b":2}`
                 self.record(RepairKind::RedundantComma, self.st.pos)?;
