@@ -576,6 +576,7 @@ impl Parser<'_> {
     }
 
     /// repair: bare words (`active`, `team-b`, `in progress`) become a string, up to the next delimiter.
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn bare_string(&mut self, start: usize) -> Step {
         let s = self.input.seen();
         // Not a bare word but a string between a model's quote tokens (Gemma's tool calls,

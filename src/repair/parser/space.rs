@@ -4,6 +4,7 @@ use super::*;
 
 impl Parser<'_> {
     /// Skips whitespace and comments, records the non-JSON ones, and stops the source at a closing fence.
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn skip_space(&mut self) -> Step {
         loop {
             // Again at each token: a closing fence ends the source.
