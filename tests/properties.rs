@@ -612,6 +612,24 @@ proptest! {
         prop_assert_eq!(got, serde_json::json!({"c": args, "n": n}), "{}", text);
     }
 
+    /// A call's bare argument with parentheses of its own (`tzinfo=TzInfo(UTC)` in a pydantic repr's
+    /// datetime) is one item: its `)` closes neither the call nor what holds it, and the members after the
+    /// call are kept. The first `)` ended the call before, and the next one the object around it.
+    #[test]
+    fn parentheses_in_a_calls_bare_argument_are_its_own(
+        args in prop::collection::vec(json_value(), 1..4),
+        word in "[a-z]{1,6}=[A-Z][a-z]{0,5}\\([A-Z]{1,4}\\)",
+        n in 0u32..1000,
+    ) {
+        let mut texts: Vec<String> = args.iter().map(Value::to_string).collect();
+        texts.push(word.clone());
+        let text = format!("{{\"u\": User(id=1, at=f({})), \"n\": {n}}}", texts.join(", "));
+        let mut items = args.clone();
+        items.push(Value::String(word));
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, serde_json::json!({"u": {"id": 1, "at": items}, "n": n}), "{}", text);
+    }
+
     /// A call with keyword arguments (`Point(x=1, y=2)`, a dataclass's or a pydantic model's repr) is the
     /// object of its arguments, as a member's value or as items of a list, and what follows it is kept.
     /// Before, its first argument's name became a string and the rest was lost.

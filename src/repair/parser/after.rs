@@ -108,8 +108,9 @@ impl Parser<'_> {
     #[inline(never)]
     fn call_arguments(&mut self, width: usize) -> Step {
         let (r, _) = self.peek_past_space_and_comments(self.st.pos + width, false)?;
-        // An item the input ends in is the next argument (`(1, 2`), not a member cut short.
-        if self.key_ahead(r, false)? {
+        // An item the input ends in is the next argument (`(1, 2`), not a member cut short; so is a
+        // keyword argument after a positional one (`datetime(2024, 5, tzinfo=None)`).
+        if self.key_ahead(r, false)? && !self.keyword_argument_at(r)? {
             return self.close_call();
         }
         let Some(f) = self.st.stack.last_mut() else {

@@ -542,7 +542,7 @@ impl Parser<'_> {
     /// Whether a keyword argument starts at `i`, past spaces and line breaks: a name and `=` (not `==`),
     /// as Python writes them (`x=1`; `x = 1`, and one per line in a pretty-printed repr).
     #[inline(never)]
-    fn keyword_argument_at(&self, i: usize) -> Result<bool, Stop> {
+    pub(super) fn keyword_argument_at(&self, i: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
         let i = s.run(i, is_json_ws);
         let e = s.run(i, |b| b.is_ascii_alphanumeric() || b == b'_');
@@ -613,7 +613,7 @@ impl Parser<'_> {
             };
             match b {
                 b'{' | b'[' if in_object => inner += 1,
-                b'(' if in_object => parens += 1,
+                b'(' if in_object || in_call => parens += 1,
                 b'}' | b']' | b',' if inner > 0 => {
                     inner -= u32::from(b != b',');
                     k += 1;

@@ -806,7 +806,9 @@ impl Parser<'_> {
             // A sign the input ends after is a number cut off (`["a", -`).
             || (b == b'-' && s.at(r + 1)?.map_or(true, |b| b.is_ascii_digit()))
             || self.keyword_at(r)?
-            || self.is_bare_item_ahead(r, false)?)
+            || self.is_bare_item_ahead(r, false)?
+            // A keyword argument after a positional one (`f("x", tz=None)`).
+            || (self.in_parens() && self.keyword_argument_at(r)?))
     }
 
     /// Whether a member written as one double-quoted string with its colon inside stands at `i`, up to a
@@ -864,6 +866,7 @@ impl Parser<'_> {
             let (r, newline) = self.input.peek_past_space(k);
             match s.punct_at(r)? {
                 None | Some(b',' | b']') => return Ok(true),
+                Some(b')') if self.in_parens() => return Ok(true),
                 Some(b'`') if s.fence_at(r)? => return Ok(true),
                 // The closing quote of an item whose opening one is missing (`["a" b", "c"]`).
                 Some(b'"') if r == k && quoted_end => {
