@@ -53,7 +53,7 @@ repair_kinds! {
     RedundantComma => "redundant_comma", Syntax, "removed a redundant comma";
     MissingComma => "missing_comma", Syntax, "inserted a missing comma";
     MissingColon => "missing_colon", Syntax, "inserted a missing colon";
-    FullwidthPunctuation => "fullwidth_punctuation", Syntax, "read a full-width colon or comma (：，) outside strings as : or ,";
+    FullwidthPunctuation => "fullwidth_punctuation", Syntax, "read a full-width colon or comma (：，) or an ideographic comma (、) outside strings as : or ,";
     MismatchedBracket => "mismatched_bracket", Syntax, "a closing bracket of the wrong kind closed the open container";
     MissingBracket => "missing_bracket", Syntax, "inserted a missing bracket: an object's } before the next item of its array, its { around a key written as an array's item, or the [ of a row written without it in an array of rows";
     SuperfluousBracket => "superfluous_bracket", Syntax, "skipped a closing bracket that closes nothing";

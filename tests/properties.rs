@@ -411,12 +411,13 @@ proptest! {
     }
 
     /// A document whose colons and commas between tokens are full-width (`：`, `，`, as models writing
-    /// Chinese or Japanese put them), any of them, repairs to the value the ASCII ones give; the same
-    /// characters inside its strings stay content.
+    /// Chinese or Japanese put them; or `、`, the ideographic comma), any of them, repairs to the value the
+    /// ASCII ones give; the same characters inside its strings stay content.
     #[test]
     fn fullwidth_colons_and_commas_between_tokens_read_as_ascii(
         value in json_container(),
         wide in prop::collection::vec(any::<bool>(), 64),
+        comma in prop::sample::select(vec!['，', '、']),
         spaced in any::<bool>(),
     ) {
         let json = serde_json::to_string(&value).unwrap();
@@ -430,7 +431,7 @@ proptest! {
                 in_string = c == '"';
             }
             if separator && wide[n % wide.len()] {
-                text.push(if c == ':' { '：' } else { '，' });
+                text.push(if c == ':' { '：' } else { comma });
             } else {
                 text.push(c);
             }

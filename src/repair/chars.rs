@@ -55,24 +55,25 @@ pub fn unicode_space_len(s: &[u8], i: usize) -> usize {
     }
 }
 
-/// The ASCII punctuation a full-width `：` (U+FF1A) or `，` (U+FF0C) at `s[i..]` stands for, or `None`.
-/// Models writing Chinese or Japanese put them between keys and values; outside strings they are read
-/// as `:` and `,` (inside strings they are content).
+/// The ASCII punctuation a full-width `：` (U+FF1A) or `，` (U+FF0C), or an ideographic comma `、`
+/// (U+3001), at `s[i..]` stands for, or `None`. Models writing Chinese or Japanese put them between keys
+/// and values, members and items; outside strings they are read as `:` and `,` (inside strings they are
+/// content, and so is `、` inside bare words).
 #[inline(never)]
 pub fn fullwidth_punct(s: &[u8], i: usize) -> Option<u8> {
     match s.get(i..i + 3) {
         Some([0xEF, 0xBC, 0x9A]) => Some(b':'),
-        Some([0xEF, 0xBC, 0x8C]) => Some(b','),
+        Some([0xEF, 0xBC, 0x8C] | [0xE3, 0x80, 0x81]) => Some(b','),
         _ => None,
     }
 }
 
 /// The punctuation at `s[i]` and its length in bytes: the byte itself, or `:` or `,` for a full-width
-/// `：` or `，` (three bytes; see [`fullwidth_punct`]).
+/// `：`, `，` or `、` (three bytes; see [`fullwidth_punct`]).
 #[inline(always)]
 pub fn punct(s: &[u8], i: usize) -> (u8, usize) {
     match s[i] {
-        0xEF => fullwidth_punct(s, i).map_or((0xEF, 1), |p| (p, 3)),
+        b @ 0xE3..=0xEF => fullwidth_punct(s, i).map_or((b, 1), |p| (p, 3)),
         b => (b, 1),
     }
 }

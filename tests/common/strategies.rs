@@ -114,7 +114,7 @@ pub fn json_value() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(Value::from),
         (-1e12f64..1e12).prop_map(Value::from),
-        "[a-zA-Z0-9 \"\\\\/\n\té😀{}\\[\\],:'：，]{0,12}".prop_map(Value::String),
+        "[a-zA-Z0-9 \"\\\\/\n\té😀{}\\[\\],:'：，、]{0,12}".prop_map(Value::String),
     ];
     leaf.prop_recursive(5, 64, 6, |inner| {
         prop_oneof![
