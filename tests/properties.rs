@@ -613,6 +613,25 @@ proptest! {
         prop_assert_eq!(got, serde_json::json!({"c": args, "n": n}), "{}", text);
     }
 
+    /// Quoted words side by side in a member's prose after a comma (`"she said "no", "fine" "run!" and
+    /// left"`) stay in the string: a quoted word after a comma is a key with its colon missing (`"b" "y"`)
+    /// only when the quoted value after it ends before a `,`, a `}` or a line break. The comma ended the
+    /// string before, and the two words were a member. (In an array a quoted item after the comma is the
+    /// next item, as `["a", "b"]` needs.)
+    #[test]
+    fn quoted_words_side_by_side_after_a_comma_stay_in_the_string(
+        before in "[A-Za-z]{1,6}( [a-z]{1,6})?",
+        words in prop::collection::vec("[a-z]{1,6}[!.?]?", 3),
+        after in "[a-z]{1,6}( [a-z]{1,6}){0,2}",
+        pretty in any::<bool>(),
+    ) {
+        let content = format!("{before} \"{}\", \"{}\" \"{}\" {after}", words[0], words[1], words[2]);
+        let members = [format!("\"k\": \"{content}\""), "\"n\": 1".to_string()];
+        let text = bracketed('{', &members, '}', pretty);
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, serde_json::json!({"k": content, "n": 1}), "{}", text);
+    }
+
     /// A call's bare argument with parentheses of its own (`tzinfo=TzInfo(UTC)` in a pydantic repr's
     /// datetime) is one item: its `)` closes neither the call nor what holds it, and the members after the
     /// call are kept. The first `)` ended the call before, and the next one the object around it.

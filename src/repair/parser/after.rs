@@ -329,7 +329,15 @@ impl Parser<'_> {
                 if k > after
                     && matches!(quoted, Some((QuoteStyle::Double | QuoteStyle::Single, _))) =>
             {
-                Ok(s.quote_at(k).is_some() || self.whole_value_at(k, b, false)?)
+                match s.quote_at(k) {
+                    // A quoted value that ends before a `,`, a `}` or a line break: not quoted words
+                    // side by side in prose (`"no", "fine" "run!" she said`).
+                    Some((style, q)) => match self.find_closer(style, k + q)? {
+                        Some(e) => self.value_ends_at(e, true),
+                        None => Ok(true),
+                    },
+                    None => self.whole_value_at(k, b, false),
+                }
             }
             // Words before a quoted key on their line (`NOTE "items": [1]`), which `unquoted_key` skips.
             Some(_) if k > after && !newline && s.quote_at(k).is_some() => {

@@ -751,7 +751,14 @@ impl Parser<'_> {
             let (r, _) = self.peek_past_space_and_comments(q + 1, true)?;
             return Ok(self.input.seen().at(r)? == Some(b'}') || self.is_key_ahead(r)?);
         }
-        let (r, newline) = self.input.peek_past_space(self.word_end(q)?);
+        self.value_ends_at(self.word_end(q)?, line)
+    }
+
+    /// Whether a value that ends at `e` is followed by `,`, `]`, `}` or the end, or with `line` by a line
+    /// break.
+    #[inline(never)]
+    pub(super) fn value_ends_at(&self, e: usize, line: bool) -> Result<bool, Stop> {
+        let (r, newline) = self.input.peek_past_space(e);
         Ok(line && newline
             || matches!(
                 self.input.seen().punct_at(r)?,
@@ -766,6 +773,7 @@ impl Parser<'_> {
     }
 
     /// After a comma that may end a string: does what follows continue the container?
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn continues_after_comma(&self, i: usize, ctx: Ctx) -> Result<bool, Stop> {
         let s = self.input.seen();
         // After a comma in an object a key comes, and `#` starts a comment; in an array a value comes,
@@ -855,6 +863,7 @@ impl Parser<'_> {
     /// (`["a "b", c d"]`) are not one; a group in parentheses among them is (`["x", F(3)]`), and with
     /// `quoted_end` so is a quote right after them, before a `,` or `]` (`["a" b", "c"]`, the item's
     /// opening quote missing; after a comma that reads as prose's: `["a "b", c d"]`).
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn is_bare_item_ahead(&self, i: usize, quoted_end: bool) -> Result<bool, Stop> {
         let s = self.input.seen();
         if !(is_ident_start(s[i]) || s[i] == b'#') {

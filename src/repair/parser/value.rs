@@ -174,6 +174,7 @@ impl Parser<'_> {
     }
 
     /// A closing bracket where a value was expected.
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn closer_in_value(&mut self, b: u8) -> Step {
         match self.top() {
             Some(Container::Object) => {
