@@ -484,6 +484,21 @@ rightOrWrong([
     '{Name: "Ada", Favorite Color: "blue", Age: 36}',
     { Name: 'Ada', 'Favorite Color': 'blue', Age: 36 },
   ],
+  [
+    "Python reprs with keyword arguments (`Character(name='Ada', level=3)`)",
+    "{\"party\": [Character(name='Ada', level=3, tags=['mage']), Character(name='Brom', level=5, tags=[])]}",
+    {
+      party: [
+        { name: 'Ada', level: 3, tags: ['mage'] },
+        { name: 'Brom', level: 5, tags: [] },
+      ],
+    },
+  ],
+  [
+    'dialogue with its quotes unescaped, quoted words side by side after a comma',
+    '{"line": "She said "no", "fine" "run!" and left.", "mood": "tense"}',
+    { line: 'She said "no", "fine" "run!" and left.', mood: 'tense' },
+  ],
 ]);
 
 // 5. Adversarial shapes: 10× the input must cost ≤ 20× the time.
