@@ -30,11 +30,17 @@ fn code_content() -> impl Strategy<Value = String> {
         (word(), word(), 0u32..9)
             .prop_map(|(k, v, n)| format!("{{\"{k}\": \"{v}\", \"{k}2\": {n}}}")),
         (word(), word()).prop_map(|(k, v)| format!("{{\"{k}\": \"{v}\"}}")),
-        // A quote before a bracket: an f-string, an attribute holding a template. Words after them:
-        // a quote right before a closer whose bracket the content opened with no quote right after
-        // it (`print([f"{x}"], y)`) still reads as ending the string.
+        // A quote before a bracket: an f-string, an attribute holding a template.
         word().prop_map(|w| format!(" f\"{{{w}}}\" w ")),
         word().prop_map(|w| format!(" {w}=\"[{w}]\" w ")),
+        // A bracket the content opened before a string's prefix or a bare key, closed right after the
+        // quote: `print([f"{x}"], y)`, `fetch("/api", {method: "POST"})`.
+        word().prop_map(|w| format!("[f\"{{{w}}}\"]")),
+        (
+            prop::sample::select(&["x", "port", "method", "id"][..]),
+            word()
+        )
+            .prop_map(|(k, v)| format!("{{{k}: \"{v}\"}}")),
     ];
     leaf.prop_recursive(3, 32, 5, move |inner| {
         let items = || prop::collection::vec(inner.clone(), 1..5);

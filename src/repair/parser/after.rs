@@ -140,6 +140,7 @@ impl Parser<'_> {
     /// record's next member; anything else is the array's next item, and the record ends here
     /// (`["a": 1, "b"]`).
     #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     fn record_comma(&mut self, width: usize) -> Step {
         // Every look-ahead before the first change: a stream may stop in one and run the step again.
         let (r, _) = self.peek_past_space_and_comments(self.st.pos + width, true)?;

@@ -627,6 +627,7 @@ impl Parser<'_> {
     }
 
     /// The punctuation after the quote or the byte at `q`, past spaces (`None` at the end of the input).
+    #[cfg_attr(shipped, optimize(size))]
     fn punct_after(&self, q: usize) -> Result<Option<u8>, Stop> {
         let s = self.input.seen();
         let width = s.quote_at(q).map_or(1, |(_, w)| w);
@@ -728,10 +729,31 @@ impl Parser<'_> {
             && m.get(..l - 1) == m.get(l + 1..)
     }
 
-    /// Whether a `{` or `[` stands just before `i` (past spaces and line breaks).
+    /// Whether a `{` or `[` stands just before `i` (past spaces and line breaks), or before what code
+    /// writes between it and a quote: a string's prefix (`[f"{x}"]`, `[rb"`) or a bare key and its colon
+    /// (`{method: "POST"}`).
+    #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     fn opens_before(&self, i: usize) -> bool {
-        self.before_spaces(i)
-            .is_some_and(|(_, b)| matches!(b, b'{' | b'['))
+        let s = self.input.seen();
+        let back = |mut k: usize, f: fn(u8) -> bool| {
+            while k > 0 && f(s[k - 1]) {
+                k -= 1;
+            }
+            k
+        };
+        let spaces = |b: u8| matches!(b, b' ' | b'\n');
+        let mut k = back(i, spaces);
+        let colon = k > 0 && s[k - 1] == b':';
+        if colon {
+            k = back(k - 1, spaces);
+        }
+        let word = back(k, |b| b.is_ascii_alphanumeric() || b == b'_');
+        // A key before its colon, or one or two letters right before the quote.
+        if colon || (k == i && word + 2 >= k) {
+            k = back(word, spaces);
+        }
+        k > 0 && matches!(s[k - 1], b'{' | b'[')
     }
 
     /// Whether a value that is not a string stands whole at `q`, whose byte is `b`: a `[`, a `{` before
