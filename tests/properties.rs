@@ -121,18 +121,18 @@ fn bracketed(open: char, items: &[String], close: char, pretty: bool) -> String 
     }
 }
 
-/// `written` (a value as a model wrote it, `text` its string) as an array's item between two others, or
-/// as a member of an object with another after it; with the value the repair must give.
-fn member_or_item(written: &str, text: &str, in_array: bool) -> (String, Value) {
+/// `written` (a value as a model wrote it, `value` what it means) as an array's item between two others,
+/// or as a member of an object with another after it; with the value the repair must give.
+fn member_or_item(written: &str, value: Value, in_array: bool) -> (String, Value) {
     if in_array {
         (
             format!("[\"x\", {written}, 2]"),
-            serde_json::json!(["x", text, 2]),
+            serde_json::json!(["x", value, 2]),
         )
     } else {
         (
             format!("{{\n  \"code\": {written},\n  \"n\": 1\n}}"),
-            serde_json::json!({"code": text, "n": 1}),
+            serde_json::json!({"code": value, "n": 1}),
         )
     }
 }
@@ -609,14 +609,16 @@ proptest! {
         args in prop::collection::vec(json_value(), 2..6),
         name in "[a-zA-Z_][a-zA-Z0-9_]{0,8}",
         constructor in any::<bool>(),
-        n in 0u32..1000,
+        in_array in any::<bool>(),
     ) {
         let texts: Vec<String> = args.iter().map(Value::to_string).collect();
-        // JavaScript's `new Date(…)` is the same call.
+        // JavaScript's `new Date(…)` is the same call (as a member's value only: after a string item,
+        // `["x", new Date("…")]`, the string still runs on).
         let new = if constructor { "new " } else { "" };
-        let text = format!("{{\"c\": {new}{name}({}), \"n\": {n}}}", texts.join(", "));
+        let call = format!("{new}{name}({})", texts.join(", "));
+        let (text, want) = member_or_item(&call, Value::Array(args), in_array && !constructor);
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
-        prop_assert_eq!(got, serde_json::json!({"c": args, "n": n}), "{}", text);
+        prop_assert_eq!(got, want, "{}", text);
     }
 
     /// Quoted words side by side in a member's prose after a comma (`"she said "no", "fine" "run!" and
@@ -666,16 +668,11 @@ proptest! {
         eq in prop::sample::select(vec!["=", " = "]),
         pretty in any::<bool>(),
         in_array in any::<bool>(),
-        n in 0u32..1000,
     ) {
         let v = Value::Object(members.into_iter().collect());
         let args: Vec<String> = v.as_object().unwrap().iter().map(|(k, x)| format!("{k}{eq}{x}")).collect();
         let call = format!("{name}{}", bracketed('(', &args, ')', pretty));
-        let (text, want) = if in_array {
-            (format!("[{call}, {call}]"), serde_json::json!([v, v]))
-        } else {
-            (format!("{{\"c\": {call}, \"n\": {n}}}"), serde_json::json!({"c": v, "n": n}))
-        };
+        let (text, want) = member_or_item(&call, v, in_array);
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
         prop_assert_eq!(got, want, "{}", text);
     }
@@ -831,7 +828,7 @@ proptest! {
         in_array in any::<bool>(),
     ) {
         prop_assume!(!content.contains("\"\"\""));
-        let (text, want) = member_or_item(&format!("\"\"\"{content}\"\"\""), &content, in_array);
+        let (text, want) = member_or_item(&format!("\"\"\"{content}\"\"\""), content.into(), in_array);
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
         prop_assert_eq!(got, want, "{}", text);
     }
@@ -850,7 +847,7 @@ proptest! {
         let code = lines.join("\n");
         // An untagged block whose code starts with a bracket is the source (SPEC §2.4).
         prop_assume!(!info.is_empty() || !code.trim_start().starts_with(['{', '[']));
-        let (text, want) = member_or_item(&format!("```{info}\n{code}\n{indent}```"), &code, in_array);
+        let (text, want) = member_or_item(&format!("```{info}\n{code}\n{indent}```"), code.into(), in_array);
         let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
         prop_assert_eq!(got, want, "{}", text);
     }

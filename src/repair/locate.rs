@@ -374,6 +374,7 @@ fn is_strong_start(s: &[u8], i: usize) -> bool {
 }
 
 /// Whether a key starts at `i`: a double-quoted string on one line, then a colon.
+#[cfg_attr(shipped, optimize(size))]
 fn key_at(s: &[u8], i: usize) -> bool {
     if s.get(i) != Some(&b'"') {
         return false;

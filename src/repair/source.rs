@@ -122,6 +122,7 @@ const DOUBLED_LOOK: usize = 256;
 /// or string (`{"": 1}`, `["", "a",]`) is not one, nor is a quote that nothing closes (`[""，null]`), nor
 /// an empty one before full-width punctuation (`[""，[""]]`: `，` is a comma, not a word).
 /// `None` while a stream has not yet brought the bytes that decide.
+#[cfg_attr(shipped, optimize(size))]
 fn doubled_at(s: &[u8], from: usize, more: bool) -> Option<bool> {
     let end = s.len().min(from + DOUBLED_LOOK);
     let Some(&first) = s.get(from) else {

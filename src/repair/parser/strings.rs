@@ -893,10 +893,14 @@ impl Parser<'_> {
         }
         let mut k = i + 1;
         loop {
+            let first = k == i + 1;
             k = s.scan(k, |b| is_word_byte(b) || b == b'#')?;
             let (r, newline) = self.input.peek_past_space(k);
             match s.punct_at(r)? {
                 None | Some(b',' | b']') => return Ok(true),
+                // A call (`ObjectId("…")`, `Point(x=1)`), as `word` reads one; not after a quote taken
+                // as content, in prose's words (`"He said "go", call("x") now"`).
+                Some(b'(') if first && r == k && self.st.str.quotes_seen == 0 => return Ok(true),
                 Some(b')') if self.in_parens() => return Ok(true),
                 Some(b'`') if s.fence_at(r)? => return Ok(true),
                 // The closing quote of an item whose opening one is missing (`["a" b", "c"]`).
