@@ -153,6 +153,7 @@ fn append(out: &mut String, text: &str) {
     out.push_str(text);
 }
 
+#[cfg_attr(shipped, optimize(size))]
 fn listed(list: &[String], trimmed: bool) -> Vec<String> {
     let mut out = Vec::new();
     for p in list {
