@@ -893,7 +893,8 @@ impl Parser<'_> {
         }
         let mut k = i + 1;
         loop {
-            let first = k == i + 1;
+            // The first word, or the one after `new` (`new Date("…")`).
+            let first = k == i + 1 || s.is_at(i, b"new ")?;
             k = s.scan(k, |b| is_word_byte(b) || b == b'#')?;
             let (r, newline) = self.input.peek_past_space(k);
             match s.punct_at(r)? {
