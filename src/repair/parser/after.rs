@@ -117,7 +117,7 @@ impl Parser<'_> {
             return self.close_call();
         };
         f.kind = Container::Tuple;
-        f.closer = b')';
+        f.closer = closer_of(Container::Tuple);
         let at = f.item_out;
         self.insert_output(at, b'[');
         self.separator(width)?;
@@ -221,7 +221,7 @@ impl Parser<'_> {
                         kind: Container::Wrapper,
                         count: 1,
                         item_out: self.st.out.len(),
-                        closer: b']',
+                        closer: closer_of(Container::Wrapper),
                     });
                     self.st.pending_comma = Some(self.st.pos);
                     self.st.pos += 1;

@@ -120,8 +120,8 @@ struct Frame {
     count: u32,
     /// Output length before the current item (and its comma), for dropping it.
     item_out: usize,
-    /// The bracket that closes it (none for a call): `)` for an object written as a call with keyword
-    /// arguments (`Point(x=1, y=2)`).
+    /// The bracket that closes it: [`closer_of`] its kind wherever a frame is made or its kind changes,
+    /// except `)` for an object written as a call with keyword arguments (`Point(x=1, y=2)`).
     closer: u8,
 }
 
