@@ -961,6 +961,38 @@ proptest! {
         }
     }
 
+    /// A container whose last string has a trailing comma and then the closer of the container around it
+    /// (`{"tags": ["a", "b",}`, `[{"k": "v",], 2]`, the model forgot one closer or wrote the wrong one):
+    /// the string ends at its quote, and every value is kept.
+    #[test]
+    fn a_closer_of_the_outer_container_after_a_trailing_comma(
+        strings in prop::collection::vec("[a-zA-Zé—’ ,.!?-]{0,8}", 1..4),
+        outer_object in any::<bool>(),
+        space in prop::sample::select(vec!["", " ", "\n", "\n  "]),
+        after in any::<bool>(),
+        n in 0u32..1000,
+    ) {
+        let quoted: Vec<String> = strings.iter().map(|s| format!("\"{s}\"")).collect();
+        let (inner, inner_value) = if outer_object {
+            (format!("[{},", quoted.join(", ")), serde_json::json!(strings))
+        } else {
+            let members: Vec<String> = quoted.iter().enumerate().map(|(i, q)| format!("\"k{i}\": {q}")).collect();
+            let map = strings.iter().enumerate().map(|(i, s)| (format!("k{i}"), Value::from(s.as_str())));
+            (format!("{{{},", members.join(", ")), Value::Object(map.collect()))
+        };
+        let (text, want) = match (outer_object, after) {
+            (true, false) => (format!("{{\"n\": {n}, \"x\": {inner}{space}}}"), serde_json::json!({"n": n, "x": inner_value})),
+            (true, true) => (
+                format!("{{\"n\": {n}, \"x\": {inner}{space}}},{space}\"m\": {n}}}"),
+                serde_json::json!({"n": n, "x": inner_value, "m": n}),
+            ),
+            (false, false) => (format!("[{n}, {inner}{space}]"), serde_json::json!([n, inner_value])),
+            (false, true) => (format!("[{n}, {inner}{space}],{space}{n}]"), serde_json::json!([n, inner_value, n])),
+        };
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, want, "{:?}", text);
+    }
+
     /// A closing brace written twice between the records of an array (`[{…}}, {…}]`) closes nothing:
     /// the array keeps every record.
     #[test]

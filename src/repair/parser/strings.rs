@@ -820,6 +820,11 @@ impl Parser<'_> {
         if s.at(q)? == Some(b'`') && s.fence_at(q)? {
             return Ok(true);
         }
+        // A closer of a container around the innermost, whose own closer is missing (`{"tags": ["a",
+        // "b",}`): read as right after the quote.
+        if matches!(b, b'}' | b']') && !self.closes_top(b) && self.open_closed_by(b).is_some() {
+            return self.closer_ends_string_slow(r, b, i);
+        }
         if in_object {
             let member = b == b'}' || self.is_key_ahead(r)? || self.member_string_at(r)?;
             // In a record opened around a key in an array, the array's next item may follow instead.
