@@ -203,6 +203,7 @@ static LONE: AtomicBool = AtomicBool::new(false);
 
 /// Appends `s` as a JSON string literal. Out of line: five sites, on errors and headers.
 #[inline(never)]
+#[cfg_attr(shipped, optimize(size))]
 fn push_json_str(out: &mut String, s: &str) {
     out.push_str(&json_string(s));
 }

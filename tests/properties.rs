@@ -993,6 +993,62 @@ proptest! {
         prop_assert_eq!(got, want, "{:?}", text);
     }
 
+    /// A record of a list whose `}` is missing before the list's next item, another record or a list
+    /// (`[{"i": "x", {"i": "y"}]`), or a string that ends the list (`[{"i": "x", "y"]`), or any item
+    /// after a record whose last value is a number (`[{"i": 1, "y", "z"]`): the record closes there and
+    /// the list keeps every item.
+    #[test]
+    fn a_record_missing_its_closing_brace_before_the_lists_next_item(
+        records in prop::collection::vec(prop::collection::vec(("[a-z]{1,5}", "[a-zA-Zé—’ .!?]{0,8}"), 1..4), 1..4),
+        broken in any::<prop::sample::Index>(),
+        number in any::<bool>(),
+        next in 0u8..3,
+        nested in any::<bool>(),
+        space in prop::sample::select(vec!["", " ", "\n  "]),
+        n in 0u32..1000,
+    ) {
+        let at = broken.index(records.len());
+        let mut texts = Vec::new();
+        let mut items = Vec::new();
+        for (i, members) in records.iter().enumerate() {
+            let mut map = serde_json::Map::new();
+            let mut written = Vec::new();
+            for (j, (k, v)) in members.iter().enumerate() {
+                let key = format!("{k}{j}");
+                // The broken record's last value: a number, or a string.
+                if i == at && j + 1 == members.len() && number {
+                    written.push(format!("\"{key}\": {n}"));
+                    map.insert(key, Value::from(n));
+                } else {
+                    written.push(format!("\"{key}\": \"{v}\""));
+                    map.insert(key, Value::from(v.as_str()));
+                }
+            }
+            let close = if i == at { "" } else { "}" };
+            texts.push(format!("{{{}{close}", written.join(", ")));
+            items.push(Value::Object(map));
+            if i == at {
+                // The item after it: a record, a list, or a string (only last, unless a number came before).
+                let kind = if next == 2 && !number && i + 1 < records.len() { 0 } else { next };
+                let (text, value) = match kind {
+                    0 => (format!("{{\"k\": {n}}}"), serde_json::json!({"k": n})),
+                    1 => (format!("[\"w\", {n}]"), serde_json::json!(["w", n])),
+                    _ => (format!("\"item {n}\""), Value::from(format!("item {n}"))),
+                };
+                texts.push(text);
+                items.push(value);
+            }
+        }
+        let list = format!("[{}{space}]", texts.join(&format!(",{space}")));
+        let (text, want) = if nested {
+            (format!("{{\"list\": {list}, \"n\": {n}}}"), serde_json::json!({"list": items, "n": n}))
+        } else {
+            (list, Value::Array(items))
+        };
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, want, "{:?}", text);
+    }
+
     /// A closing brace written twice between the records of an array (`[{…}}, {…}]`) closes nothing:
     /// the array keeps every record.
     #[test]

@@ -106,6 +106,7 @@ impl Parser<'_> {
     /// A comma after a call's argument: unless a key follows (the call's `)` is missing before the next
     /// member), the call has several arguments (`foo(1, 2)`), and its value is the array of them.
     #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     fn call_arguments(&mut self, width: usize) -> Step {
         let (r, _) = self.peek_past_space_and_comments(self.st.pos + width, false)?;
         // An item the input ends in is the next argument (`(1, 2`), not a member cut short; so is a
@@ -266,6 +267,7 @@ impl Parser<'_> {
     }
 
     /// [`Self::is_key_ahead`], where a token the input ends after is a key only with `truncated`.
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn key_ahead(&self, i: usize, truncated: bool) -> Result<bool, Stop> {
         let s = self.input.seen();
         if !s.has(i)? {
@@ -438,6 +440,7 @@ impl Parser<'_> {
     /// repair: `{"a":1}, "b":2}`, `{"k": [[1], [2]], [3]}`: the container just written was closed too
     /// early; it is opened again, and what follows its comma is its next member or item.
     #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn reopen(&mut self, kind: Container) -> Step {
         self.record(
             RepairKind::EarlyClose,

@@ -528,6 +528,7 @@ impl Parser<'_> {
 
     /// Opens a call whose first argument starts at `at`: its value is that argument, or the array of its
     /// arguments once a comma follows the first.
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn open_call(&mut self, at: usize) -> Step {
         let tentative = self.st.tentative;
         self.begin_value();

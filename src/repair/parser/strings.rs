@@ -120,6 +120,7 @@ impl Parser<'_> {
     /// and line breaks too).
     #[cold]
     #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     fn token_content(&mut self) -> Result<bool, Stop> {
         let s = self.input.seen();
         let style = self.st.str.style;
@@ -167,6 +168,7 @@ impl Parser<'_> {
     /// string there and returns true; the parser reads what follows next.
     #[cold]
     #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     fn closers_at_end(&mut self, end: usize) -> Result<bool, Stop> {
         if self.st.str.ctx != Ctx::Value {
             return Ok(false);
@@ -696,6 +698,7 @@ impl Parser<'_> {
     /// or a member's key written again as its value (`{"k": "k": "v"}`). `after` is past the colon, where
     /// a value must start. A quote taken as content before it (`["say "x": y"]`) makes it prose.
     #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     fn key_in_value_place(&self, after: usize) -> Result<bool, Stop> {
         let fits = match self.top() {
             Some(Container::Array) => self.st.str.quotes_seen == 0,
@@ -760,6 +763,7 @@ impl Parser<'_> {
     /// a key or its `}`, or a number or keyword followed by `,`, `]`, `}` or the end, or with `line`
     /// (it starts a line) by a line break: items on lines of their own, their commas missing.
     #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn whole_value_at(&self, q: usize, b: u8, line: bool) -> Result<bool, Stop> {
         if !self.value_starts_at(q, b)? {
             return Ok(false);
@@ -827,8 +831,12 @@ impl Parser<'_> {
         }
         if in_object {
             let member = b == b'}' || self.is_key_ahead(r)? || self.member_string_at(r)?;
-            // In a record opened around a key in an array, the array's next item may follow instead.
+            // In a record opened around a key in an array, the array's next item may follow instead;
+            // so may it after an object in a list whose `}` is missing (`[{"i": "x", {"i": "y"}]`).
             if member || ctx == Ctx::Key || self.st.implicit != self.st.stack.len() {
+                if matches!(b, b'{' | b'[') && self.in_list() {
+                    return Ok(true);
+                }
                 return Ok(member);
             }
         }
@@ -847,7 +855,9 @@ impl Parser<'_> {
     }
 
     /// Whether a member written as one double-quoted string with its colon inside stands at `i`, up to a
-    /// `,`, a `}` or the end (`{"city": "Lisbon", "weather:sunny"}`), as `key_holds_value` reads it.
+    /// `,`, a `}` or the end (`{"city": "Lisbon", "weather:sunny"}`), as `key_holds_value` reads it; or,
+    /// in an object that is a list's item, a string up to a `]`: the list's next item, the object's `}`
+    /// missing (`[{"i": "x", "y"]`, as `key_is_next_item` reads it).
     #[inline(never)]
     fn member_string_at(&self, i: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
@@ -864,9 +874,11 @@ impl Parser<'_> {
         };
         let content = s.span(i + 1, end);
         let (r, _) = self.input.peek_past_space(k);
+        let after = s.punct_at(r)?;
         Ok(content.len() > 2
             && content[1..content.len() - 1].contains(&b':')
-            && matches!(s.punct_at(r)?, None | Some(b',' | b'}')))
+            && matches!(after, None | Some(b',' | b'}'))
+            || after == Some(b']') && self.st.str.quotes_seen == 0 && self.in_list())
     }
 
     /// Whether an ellipsis placeholder stands at `i` as a whole item or member (`["a", ...]`,

@@ -442,6 +442,45 @@ impl Parser<'_> {
         Ok(true)
     }
 
+    /// A key with no value after the members of an object in a list, then the list's `]`, or a comma
+    /// and no key: the object's `}` is missing, and the key is the list's next item (`[{"i": 1, "b"]`,
+    /// `[{"i": 1, "b", "c"]`).
+    #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
+    fn key_is_next_item(&mut self) -> Result<bool, Stop> {
+        let Some(f) = self.st.stack.last().copied() else {
+            return Ok(false);
+        };
+        if f.count == 0 || !self.in_list() {
+            return Ok(false);
+        }
+        let s = self.input.seen();
+        let fits = match s.punct(self.st.pos) {
+            (b']', _) => true,
+            (b',', width) => {
+                let (r, _) = self.peek_past_space_and_comments(self.st.pos + width, true)?;
+                s.at(r)? != Some(b'}') && !self.is_key_ahead(r)?
+            }
+            _ => false,
+        };
+        if !fits {
+            return Ok(false);
+        }
+        self.record(RepairKind::MissingBracket, self.st.pos)?;
+        self.st.stack.pop();
+        if self.st.stack.len() < self.st.implicit {
+            self.st.implicit = 0;
+        }
+        self.insert_output(f.item_out, b'}');
+        self.st.tentative = None;
+        if let Some(p) = self.st.stack.last_mut() {
+            p.count += 1;
+            p.item_out = f.item_out + 1;
+        }
+        self.value_done();
+        Ok(true)
+    }
+
     pub(super) fn after_key(&mut self) -> Step {
         match self.input.seen().punct(self.st.pos) {
             (b':', 1) => {
@@ -475,6 +514,9 @@ impl Parser<'_> {
                     if self.key_holds_value(quote)? {
                         return Ok(());
                     }
+                }
+                if self.key_is_next_item()? {
+                    return Ok(());
                 }
                 self.drop_item(RepairKind::MissingValue, self.st.pos)
             }
