@@ -993,16 +993,16 @@ proptest! {
         prop_assert_eq!(got, want, "{:?}", text);
     }
 
-    /// A record of a list whose `}` is missing before the list's next item, another record or a list
-    /// (`[{"i": "x", {"i": "y"}]`), or a string that ends the list (`[{"i": "x", "y"]`), or any item
-    /// after a record whose last value is a number (`[{"i": 1, "y", "z"]`): the record closes there and
-    /// the list keeps every item.
+    /// A record of a list whose `}` is missing before the list's next item, another record, a list, a
+    /// number or a keyword (`[{"i": "x", {"i": "y"}]`, `[{"i": "x", 2]`), or a string that ends the list
+    /// (`[{"i": "x", "y"]`), or any item after a record whose last value is a number (`[{"i": 1, "y",
+    /// "z"]`): the record closes there and the list keeps every item.
     #[test]
     fn a_record_missing_its_closing_brace_before_the_lists_next_item(
         records in prop::collection::vec(prop::collection::vec(("[a-z]{1,5}", "[a-zA-Zé—’ .!?]{0,8}"), 1..4), 1..4),
         broken in any::<prop::sample::Index>(),
         number in any::<bool>(),
-        next in 0u8..3,
+        next in 0u8..5,
         nested in any::<bool>(),
         space in prop::sample::select(vec!["", " ", "\n  "]),
         n in 0u32..1000,
@@ -1033,7 +1033,9 @@ proptest! {
                 let (text, value) = match kind {
                     0 => (format!("{{\"k\": {n}}}"), serde_json::json!({"k": n})),
                     1 => (format!("[\"w\", {n}]"), serde_json::json!(["w", n])),
-                    _ => (format!("\"item {n}\""), Value::from(format!("item {n}"))),
+                    2 => (format!("\"item {n}\""), Value::from(format!("item {n}"))),
+                    3 => (format!("-{n}.5"), serde_json::json!(-(f64::from(n) + 0.5))),
+                    _ => ("null".to_string(), Value::Null),
                 };
                 texts.push(text);
                 items.push(value);

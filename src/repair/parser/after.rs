@@ -193,6 +193,8 @@ impl Parser<'_> {
     }
 
     /// After the root value: stray closers, comma-separated values, an object closed too early, or the end.
+    #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn after_root(&mut self) -> Step {
         let s = self.input.seen();
         match s[self.st.pos] {
@@ -398,6 +400,8 @@ impl Parser<'_> {
     }
 
     /// The end of the source inside a value: close what is open, dropping what has not started.
+    #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn finish_at_end(&mut self) -> Step {
         let at = self.input.end();
         match self.st.state {

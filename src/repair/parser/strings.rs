@@ -832,9 +832,10 @@ impl Parser<'_> {
         if in_object {
             let member = b == b'}' || self.is_key_ahead(r)? || self.member_string_at(r)?;
             // In a record opened around a key in an array, the array's next item may follow instead;
-            // so may it after an object in a list whose `}` is missing (`[{"i": "x", {"i": "y"}]`).
+            // so may it after an object in a list whose `}` is missing (`[{"i": "x", {"i": "y"}]`,
+            // `[{"i": "x", 2]`).
             if member || ctx == Ctx::Key || self.st.implicit != self.st.stack.len() {
-                if matches!(b, b'{' | b'[') && self.in_list() {
+                if self.in_list() && self.whole_value_at(r, b, false)? {
                     return Ok(true);
                 }
                 return Ok(member);

@@ -152,6 +152,8 @@ impl Parser<'_> {
     }
 
     /// Whether an ellipsis placeholder starts at `i` (in a stream, `.` and `..` at the end may grow into one).
+    #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn ellipsis_at(&self, i: usize) -> Result<bool, Stop> {
         Ok(self.input.seen().ellipsis_len(i)? > 0)
     }
@@ -219,6 +221,8 @@ impl Parser<'_> {
         Ok(())
     }
 
+    #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn skip_unexpected(&mut self) -> Step {
         self.record(RepairKind::UnexpectedCharacter, self.st.pos)?;
         self.st.pos += self.input.char_len(self.st.pos);
@@ -238,6 +242,10 @@ impl Parser<'_> {
                 Ok(())
             }
             b'{' | b'[' if self.in_list() => self.close_missing_brace(),
+            // repair: `[{"i": 1, 2]`: a whole value where a key is expected, as a bracket is
+            _ if self.in_list() && self.whole_value_at(self.st.pos, b, false)? => {
+                self.close_missing_brace()
+            }
             // repair: `{"k": [[1], [2]], [3]}`: the last member's array was closed before this item;
             // `{"k": ["a"], ["b"]}`: an array whose last item is not an array was opened again by this
             // bracket, and its items go on after it (`["a", "b"]`), as json_repair reads them; unless
