@@ -993,13 +993,32 @@ proptest! {
         prop_assert_eq!(got, want, "{:?}", text);
     }
 
+    /// A call in code whose string literal is followed by an object literal (`fetch("/api", {method:
+    /// "POST"})`) stays in its string in a record of a list, where a whole value after a comma would
+    /// start the list's next item if no quote had been taken as content.
+    #[test]
+    fn a_calls_string_literal_then_an_object_literal_stays_in_a_records_string(
+        call in "[a-z]{1,6}",
+        arg in "/[a-z]{1,5}",
+        key in "[a-z]{1,6}",
+        quoted_key in any::<bool>(),
+        v in "[A-Z]{1,4}",
+        n in 0u32..1000,
+    ) {
+        let k = if quoted_key { format!("\"{key}\"") } else { key.clone() };
+        let code = format!("{call}(\"{arg}\", {{{k}: \"{v}\"}})");
+        let text = format!("[{{\"code\": \"{code}\", \"n\": {n}}}, {{\"n\": 2}}]");
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, serde_json::json!([{"code": code, "n": n}, {"n": 2}]), "{}", text);
+    }
+
     /// A record of a list whose `}` is missing before the list's next item, another record, a list, a
     /// number or a keyword (`[{"i": "x", {"i": "y"}]`, `[{"i": "x", 2]`), or a string that ends the list
     /// (`[{"i": "x", "y"]`), or any item after a record whose last value is a number (`[{"i": 1, "y",
     /// "z"]`): the record closes there and the list keeps every item.
     #[test]
     fn a_record_missing_its_closing_brace_before_the_lists_next_item(
-        records in prop::collection::vec(prop::collection::vec(("[a-z]{1,5}", "[a-zA-Zé—’ .!?]{0,8}"), 1..4), 1..4),
+        records in prop::collection::vec(prop::collection::vec(("[a-z]{1,5}", "[a-zA-Zé—’ .!?]{0,3}(“[a-z]{1,4}” )?[a-z]{0,3}"), 1..4), 1..4),
         broken in any::<prop::sample::Index>(),
         number in any::<bool>(),
         next in 0u8..5,

@@ -41,6 +41,13 @@ pub(super) fn may_follow_closing_typographic(b: u8) -> bool {
 /// as the containers' closers; streams hold back as much (see [`held_tail`]).
 const TAIL_MAX: usize = 16;
 
+/// How a string counts the quotes it takes as content (`quotes_seen`): a straight double quote adds 1, any
+/// other [`TYPOGRAPHIC`], so that `quotes_seen & STRAIGHT` is non-zero once a straight one was taken, as
+/// code pasted without escaping writes them (typographic ones are prose's). Wrapping: a count that
+/// overflows only blurs a heuristic.
+const STRAIGHT: usize = 0xFFFF;
+const TYPOGRAPHIC: usize = 0x1_0000;
+
 /// How many bytes `content` (a comma, spaces and line breaks) took in the output, where a line break is
 /// written `\n`.
 fn written_len(content: &[u8]) -> usize {
@@ -379,7 +386,12 @@ impl Parser<'_> {
             let doubled = b == b'"'
                 && s.at(self.st.pos + 1)? == Some(b'"')
                 && !self.ends_string(self.st.pos + 2, self.st.str.ctx)?;
-            let seen = self.st.str.quotes_seen + 1;
+            // Straight double quotes count in the low bits (see `STRAIGHT`).
+            let seen =
+                self.st
+                    .str
+                    .quotes_seen
+                    .wrapping_add(if b == b'"' { 1 } else { TYPOGRAPHIC });
             if self.st.str.ctx == Ctx::Value && b == b'"' && self.st.str.inner_open == 0 {
                 self.st.str.comma_quote = self.comma_before(self.st.pos).map(|c| CommaQuote {
                     out_len: self.st.out.len() - written_len(s.span(c, self.st.pos)),
@@ -833,9 +845,13 @@ impl Parser<'_> {
             let member = b == b'}' || self.is_key_ahead(r)? || self.member_string_at(r)?;
             // In a record opened around a key in an array, the array's next item may follow instead;
             // so may it after an object in a list whose `}` is missing (`[{"i": "x", {"i": "y"}]`,
-            // `[{"i": "x", 2]`).
+            // `[{"i": "x", 2]`), unless a straight quote taken as content makes it code
+            // (`[{"code": "fetch("/api", {method: "POST"})"}]`).
             if member || ctx == Ctx::Key || self.st.implicit != self.st.stack.len() {
-                if self.in_list() && self.whole_value_at(r, b, false)? {
+                if self.st.str.quotes_seen & STRAIGHT == 0
+                    && self.in_list()
+                    && self.whole_value_at(r, b, false)?
+                {
                     return Ok(true);
                 }
                 return Ok(member);
@@ -858,7 +874,8 @@ impl Parser<'_> {
     /// Whether a member written as one double-quoted string with its colon inside stands at `i`, up to a
     /// `,`, a `}` or the end (`{"city": "Lisbon", "weather:sunny"}`), as `key_holds_value` reads it; or,
     /// in an object that is a list's item, a string up to a `]`: the list's next item, the object's `}`
-    /// missing (`[{"i": "x", "y"]`, as `key_is_next_item` reads it).
+    /// missing (`[{"i": "x", "y"]`, as `key_is_next_item` reads it), unless a straight quote was taken
+    /// as content before.
     #[inline(never)]
     fn member_string_at(&self, i: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
@@ -879,7 +896,7 @@ impl Parser<'_> {
         Ok(content.len() > 2
             && content[1..content.len() - 1].contains(&b':')
             && matches!(after, None | Some(b',' | b'}'))
-            || after == Some(b']') && self.st.str.quotes_seen == 0 && self.in_list())
+            || after == Some(b']') && self.st.str.quotes_seen & STRAIGHT == 0 && self.in_list())
     }
 
     /// Whether an ellipsis placeholder stands at `i` as a whole item or member (`["a", ...]`,
