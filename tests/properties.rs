@@ -869,6 +869,33 @@ proptest! {
         prop_assert_eq!(got, value, "{}", text);
     }
 
+    /// An untagged block whose code starts with a bracket but does not read as JSON (a TOML table, a C
+    /// block, a shell test, a markdown link) gives way to a json block after it; alone, it is still the
+    /// source. A json block or an untagged one that reads as JSON before it stays the source.
+    #[test]
+    fn an_untagged_block_of_other_code_gives_way_to_a_json_block(
+        code in prop::sample::select(vec![
+            "[server]\nport = 8080", "{ int x = 1; }", "[ -f file ] && echo ok", "[docs](https://x.y)",
+            "{{ name }}", "[*] done",
+        ]),
+        v in json_container(),
+        prose in prop::sample::select(vec!["", "And as JSON:\n", "The same — as “JSON”:\n\n"]),
+        tag in prop::sample::select(vec!["json", "JSON", "jsonc"]),
+    ) {
+        let json = serde_json::to_string_pretty(&v).unwrap();
+        let text = format!("Here it is in another form:\n```\n{code}\n```\n{prose}```{tag}\n{json}\n```\n");
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(&got, &v, "{}", text);
+        // A block that reads as JSON first stays the source.
+        let first = format!("```\n{json}\n```\n{prose}```{tag}\n[0]\n```\n");
+        let got: Value = serde_json::from_str(&repair(&first, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(&got, &v, "{}", first);
+        // Alone, the block is read as before.
+        let alone = format!("```\n{code}\n```\n");
+        let without = repair(&format!("{code}\n"), &opts()).map(|o| o.json);
+        prop_assert_eq!(repair(&alone, &opts()).map(|o| o.json).ok(), without.ok(), "{}", alone);
+    }
+
     #[test]
     fn every_prefix_of_a_document_repairs(v in json_container()) {
         let text = serde_json::to_string(&v).unwrap();

@@ -214,6 +214,8 @@ struct Fence {
     after_run: usize,
     /// Whether the language tag is empty or json/jsonc/json5.
     json_tag: bool,
+    /// Whether it is empty (as [`find_fenced`] returns a block: whether it is a weak one).
+    bare: bool,
     /// Offset of the first non-whitespace byte after the tag.
     content: usize,
 }
@@ -248,6 +250,7 @@ fn fence_at(s: &[u8], i: usize) -> Option<Fence> {
         marker,
         after_run,
         json_tag,
+        bare: tag.is_empty(),
         content: k,
     })
 }
@@ -276,6 +279,9 @@ fn end_of_fence(s: &[u8], from: usize, marker: u8) -> usize {
 #[cfg_attr(shipped, optimize(size))]
 fn find_fenced(s: &[u8], from: usize, tags: bool) -> Option<(usize, Fence)> {
     let mut p = from;
+    // The first untagged block whose content does not read as JSON (`[server]` of TOML, `{ int x; }`):
+    // the source only if no other block is.
+    let mut weak = None;
     // The next `[THINK]`-style tag at or after `p`, kept while `p` has not passed it (the text's end when
     // there is none to look for).
     let mut bracket_tag = (!tags).then_some(s.len());
@@ -292,7 +298,7 @@ fn find_fenced(s: &[u8], from: usize, tags: bool) -> Option<(usize, Fence)> {
             .unwrap_or(s.len())
             .min(bracket_tag.unwrap_or(s.len()));
         if p >= s.len() {
-            return None;
+            break;
         }
         if matches!(s[p], b'<' | b'[' | 0xE2) {
             p = match block_at(s, p) {
@@ -302,14 +308,21 @@ fn find_fenced(s: &[u8], from: usize, tags: bool) -> Option<(usize, Fence)> {
             continue;
         }
         match fence_at(s, p) {
-            Some(f) if f.json_tag && matches!(s.get(f.content), Some(b'{' | b'[')) => {
-                return Some((p, f))
+            Some(mut f) if f.json_tag && matches!(s.get(f.content), Some(b'{' | b'[')) => {
+                if !f.bare || is_strong_start(s, f.content) {
+                    // `bare` now says whether the block returned is a weak one.
+                    f.bare = false;
+                    return Some((p, f));
+                }
+                let end = end_of_fence(s, f.after_run, f.marker);
+                weak = weak.or(Some((p, f)));
+                p = end;
             }
             Some(f) => p = end_of_fence(s, f.after_run, f.marker),
             None => p += 1,
         }
     }
-    None
+    weak
 }
 
 /// Whether the `{` or `[` at `i` starts something that reads as JSON rather than prose such as
@@ -637,8 +650,13 @@ pub(crate) fn locate_in(s: &[u8], known: &mut Reasoning) -> Option<Source> {
             || find_in_prose(s, answer, decided)
                 .map_or(true, |p| p > open || !in_string(s, p, open))
     });
+    // A weak block (see `find_fenced`) gives way to a block further on.
+    let mut settled = decided;
     let (start, fence, prefix_end) = match fenced {
-        Some((open, f)) => (f.content, Some(f.marker), open),
+        Some((open, f)) => {
+            settled &= !f.bare;
+            (f.content, Some(f.marker), open)
+        }
         None if braceless_at(s, answer) => {
             // repair: `"name": "Ada", "age": 36}`: the object's `{` is missing
             note(&mut repairs, RepairKind::MissingBracket, answer);
@@ -664,7 +682,7 @@ pub(crate) fn locate_in(s: &[u8], known: &mut Reasoning) -> Option<Source> {
         start,
         fence,
         repairs,
-        settled: decided && fence.is_some(),
+        settled: settled && fence.is_some(),
     })
 }
 

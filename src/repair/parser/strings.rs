@@ -836,9 +836,9 @@ impl Parser<'_> {
         if s.at(q)? == Some(b'`') && s.fence_at(q)? {
             return Ok(true);
         }
-        // A closer of a container around the innermost, whose own closer is missing (`{"tags": ["a",
-        // "b",}`): read as right after the quote.
-        if matches!(b, b'}' | b']') && !self.closes_top(b) && self.open_closed_by(b).is_some() {
+        // A closer, of the innermost container or of one around it whose own closer is missing
+        // (`{"tags": ["a", "b",}`): read as right after the quote.
+        if matches!(b, b'}' | b']') {
             return self.closer_ends_string_slow(r, b, i);
         }
         if in_object {

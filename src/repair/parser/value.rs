@@ -451,8 +451,8 @@ impl Parser<'_> {
     }
 
     /// A key with no value after the members of an object in a list, then the list's `]`, or a comma
-    /// and no key: the object's `}` is missing, and the key is the list's next item (`[{"i": 1, "b"]`,
-    /// `[{"i": 1, "b", "c"]`).
+    /// and no key: the object's `}` is missing, or misplaced, and the key is the list's next item
+    /// (`[{"i": 1, "b"]`, `[{"i": 1, "b", "c"]`, `[{"i": 1, "b", }]`).
     #[inline(never)]
     #[cfg_attr(shipped, optimize(size))]
     fn key_is_next_item(&mut self) -> Result<bool, Stop> {
@@ -467,7 +467,7 @@ impl Parser<'_> {
             (b']', _) => true,
             (b',', width) => {
                 let (r, _) = self.peek_past_space_and_comments(self.st.pos + width, true)?;
-                s.at(r)? != Some(b'}') && !self.is_key_ahead(r)?
+                !self.is_key_ahead(r)?
             }
             _ => false,
         };
