@@ -479,6 +479,8 @@ impl Parser<'_> {
         if self.st.stack.len() < self.st.implicit {
             self.st.implicit = 0;
         }
+        // The record ends where the member began; the list counts it here and the string below
+        // (`value_done`), which begins at the member's comma.
         self.insert_output(f.item_out, b'}');
         self.st.tentative = None;
         if let Some(p) = self.st.stack.last_mut() {
