@@ -33,6 +33,15 @@ function put(parent: Container, key: string | number, value: unknown): void {
 const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !== null;
 
 /**
+ * A growing string as it is shown: without a high surrogate it ends on, whose low half is still to come
+ * (an escaped emoji, `\uD83D\uDE00`, cut between its escapes). Shown, it would read as U+FFFD for a chunk.
+ */
+function shown(text: string): string {
+  const last = text.charCodeAt(text.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, -1) : text;
+}
+
+/**
  * A shallow copy of `live` whose containers are replaced by their latest snapshots. An array that has a
  * copy already is copied from it, and only from its last item on: a stream only appends to an array and
  * changes nothing in it but its last item (the open string or container), so the items before are those
@@ -62,6 +71,8 @@ export class PartialValue {
   #key: string | undefined;
   /** The open string: its parent (`undefined` at the root), its key there and its text so far. */
   #stringParent: Container | undefined;
+  /** Whether the string being read is shown without the high surrogate it ends on. */
+  #held = false;
   #stringKey: string | number = 0;
   #stringText = '';
   /**
@@ -104,6 +115,14 @@ export class PartialValue {
     const key = Array.isArray(parent) ? parent.length : (this.#key ?? '');
     put(parent, key, value);
     return key;
+  }
+
+  /** Shows the string being read, without a high surrogate it ends on unless `whole` (see `shown`). */
+  #showString(whole: boolean): void {
+    const text = whole ? this.#stringText : shown(this.#stringText);
+    this.#held = text.length < this.#stringText.length;
+    if (this.#stringParent === undefined) this.root = text;
+    else put(this.#stringParent, this.#stringKey, text);
   }
 
   /** The innermost open container, or `undefined` at the root. */
@@ -160,6 +179,7 @@ export class PartialValue {
     const text = code !== SCALAR && raw.indexOf('\\') >= 0 ? (JSON.parse(`"${raw}"`) as string) : raw;
     switch (code) {
       case RESET:
+        this.#held = false;
         this.root = undefined;
         this.#stack.length = 0;
         this.#key = undefined;
@@ -182,19 +202,19 @@ export class PartialValue {
         break;
       case STRING: {
         const parent = this.#top();
-        this.#stringKey = this.#place(text, parent);
-        this.#stringParent = parent;
         this.#stringText = text;
+        this.#held = shown(text) !== text;
+        this.#stringKey = this.#place(shown(text), parent);
+        this.#stringParent = parent;
         break;
       }
-      case APPEND: {
-        const grown = this.#stringText + text;
-        this.#stringText = grown;
-        if (this.#stringParent === undefined) this.root = grown;
-        else put(this.#stringParent, this.#stringKey, grown);
+      case APPEND:
+        this.#stringText += text;
+        this.#showString(false);
         break;
-      }
       case END_STRING:
+        // Closed, a string is shown whole: a lone high surrogate at its end is its content.
+        if (this.#held) this.#showString(true);
         this.#stringParent = undefined;
         break;
       case SCALAR:

@@ -232,6 +232,33 @@ test('surrogate pairs split between chunks stay whole', () => {
   }
 });
 
+test('an escaped surrogate pair cut between its escapes never shows its first half alone', () => {
+  // As a provider that escapes non-ASCII writes an emoji: `\uD83D\uDE00`, which a chunk may end between.
+  const text = String.raw`{"a": "\ud83d\ude00 ok \uD83E\uDD16", "b": ["\ud83d\ude00"], "lone": "x\ud83d"}`;
+  const whole = JSON.parse(text);
+  for (const snapshots of [false, true]) {
+    for (const size of [1, 2, 3, 6, 7]) {
+      const p = new PartialJsonParser({ snapshots });
+      for (let i = 0; i < text.length; i += size) {
+        const v = p.push(text.slice(i, i + size)).value;
+        for (const s of [v?.a, v?.b?.[0]]) {
+          if (typeof s !== 'string' || s.length === 0) continue;
+          const last = s.charCodeAt(s.length - 1);
+          assert.ok(last < 0xd800 || last > 0xdbff, `${JSON.stringify(s)} after ${i + size} in chunks of ${size}`);
+        }
+      }
+      // A string that really ends on a lone high surrogate is shown whole once it closes.
+      assert.deepEqual(p.finish(), whole);
+      assert.equal(whole.lone, 'x\ud83d');
+      p.free();
+    }
+  }
+  // Closed in the same push as its last escape, the lone half shows.
+  const p = new PartialJsonParser();
+  assert.equal(p.push(String.raw`{"lone": "x\ud83d", "n": 1`).value.lone, 'x\ud83d');
+  p.free();
+});
+
 test('a string in chunks of any size shows exactly its text so far, in every script and with either value form', () => {
   // Most such pushes only append, and cross as a number: the text is cut from the chunks on this side.
   const content = 'Le café — “naïve” 你好 😀 Привет\\n \\"q\\" \\u00e9 \\ud83d\\ude00 end,  ';
