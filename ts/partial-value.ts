@@ -202,9 +202,10 @@ export class PartialValue {
         break;
       case STRING: {
         const parent = this.#top();
+        const visible = shown(text);
         this.#stringText = text;
-        this.#held = shown(text) !== text;
-        this.#stringKey = this.#place(shown(text), parent);
+        this.#held = visible !== text;
+        this.#stringKey = this.#place(visible, parent);
         this.#stringParent = parent;
         break;
       }

@@ -731,14 +731,20 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// Pops the innermost container, writes its closer and completes it as a value of its parent.
-    #[inline(never)]
-    fn pop_and_close(&mut self) {
+    /// Takes the innermost container off the stack. An object opened around an array's item that closes
+    /// without the array is an object like any other from then on.
+    fn pop_frame(&mut self) -> Frame {
         let frame = self.st.stack.pop().expect("an open container");
-        // An object opened around an array's item that closes by its own `}` is an object like any other.
         if self.st.stack.len() < self.st.implicit {
             self.st.implicit = 0;
         }
+        frame
+    }
+
+    /// Pops the innermost container, writes its closer and completes it as a value of its parent.
+    #[inline(never)]
+    fn pop_and_close(&mut self) {
+        let frame = self.pop_frame();
         match frame.kind {
             Container::Object => self.st.out.push(b'}'),
             Container::Call => {}

@@ -42,11 +42,11 @@ pub(super) fn may_follow_closing_typographic(b: u8) -> bool {
 const TAIL_MAX: usize = 16;
 
 /// How a string counts the quotes it takes as content (`quotes_seen`): a straight double quote adds 1, any
-/// other [`TYPOGRAPHIC`], so that `quotes_seen & STRAIGHT` is non-zero once a straight one was taken, as
-/// code pasted without escaping writes them (typographic ones are prose's). Wrapping: a count that
-/// overflows only blurs a heuristic.
+/// other [`OTHER_QUOTE`] (a typographic one, an apostrophe in a single-quoted string), so that
+/// `quotes_seen & STRAIGHT` is non-zero once a straight double quote was taken, as code pasted without
+/// escaping writes them (the others are prose's). Wrapping: a count that overflows only blurs a heuristic.
 const STRAIGHT: usize = 0xFFFF;
-const TYPOGRAPHIC: usize = 0x1_0000;
+const OTHER_QUOTE: usize = 0x1_0000;
 
 /// How many bytes `content` (a comma, spaces and line breaks) took in the output, where a line break is
 /// written `\n`.
@@ -391,7 +391,7 @@ impl Parser<'_> {
                 self.st
                     .str
                     .quotes_seen
-                    .wrapping_add(if b == b'"' { 1 } else { TYPOGRAPHIC });
+                    .wrapping_add(if b == b'"' { 1 } else { OTHER_QUOTE });
             if self.st.str.ctx == Ctx::Value && b == b'"' && self.st.str.inner_open == 0 {
                 self.st.str.comma_quote = self.comma_before(self.st.pos).map(|c| CommaQuote {
                     out_len: self.st.out.len() - written_len(s.span(c, self.st.pos)),

@@ -475,10 +475,7 @@ impl Parser<'_> {
             return Ok(false);
         }
         self.record(RepairKind::MissingBracket, self.st.pos)?;
-        self.st.stack.pop();
-        if self.st.stack.len() < self.st.implicit {
-            self.st.implicit = 0;
-        }
+        self.pop_frame();
         // The record ends where the member began; the list counts it here and the string below
         // (`value_done`), which begins at the member's comma.
         self.insert_output(f.item_out, b'}');
