@@ -21,7 +21,7 @@ use super::numbers::{is_strict_number, is_token_end, Keyword};
 use super::strings::{is_short_escape, may_follow_closing_typographic};
 use super::value::may_open_set;
 use super::{
-    copy_from, push_bytes, push_control, Container, Ctx, Parser, State, Step, KEYWORDS,
+    copy_from, push_bytes, push_control, Container, Ctx, Input, Parser, State, Step, KEYWORDS,
     SPECIAL_DOUBLE, SPECIAL_SINGLE,
 };
 use crate::record::RepairKind;
@@ -68,30 +68,33 @@ pub(super) fn keyword_prefix(rest: &[u8]) -> Option<&'static Keyword> {
 }
 
 /// Whether the typographic quote that ends just before `k` in a straight-quoted string is content for
-/// certain: past spaces and tabs there is an ASCII character that [`Parser::typographic_may_close`]
-/// stops at and rejects (not a delimiter, a line break, a comment, a fence or a Unicode space); or, past
-/// line breaks too, a letter that starts no keyword, where [`Parser::ends_string`] keeps prose's quote
-/// inside the string (`“ready”` at the end of a line, words on the next).
+/// certain. [`Parser::typographic_may_close`] looks past the same spaces ([`Input::peek_past_space`]):
+/// with no line break among them, the quote is content before any character but a delimiter, a comment
+/// or a fence (a letter of any script, a dash, another quote); past line breaks, before a letter that
+/// starts no keyword, where [`Parser::ends_string`] keeps prose's quote inside the string (`“ready”` at
+/// the end of a line, words on the next).
 #[inline]
-fn typographic_is_content(s: &[u8], k: usize, end: usize) -> bool {
-    let n = skip_json_ws(s, k, end);
+fn typographic_is_content(input: &Input<'_>, s: &[u8], k: usize, end: usize) -> bool {
+    let (n, newline) = input.peek_past_space(k);
     let Some(&b) = s[..end].get(n) else {
         return false;
     };
-    if s[k..n].iter().any(|&c| c == b'\n' || c == b'\r') {
+    if newline {
         return b.is_ascii_alphabetic() && keyword_prefix(&s[n..end]).is_none();
     }
-    matches!(b, 0x20..=0x7E) && b != b'/' && b != b'#' && !may_follow_closing_typographic(b)
+    // The look-ahead stops at a character beyond ASCII only where it is no space.
+    !matches!(b, b'/' | b'#') && !may_follow_closing_typographic(b)
 }
 
 /// Scans string content starting at `i` to its closing quote when every byte before it is content the
 /// general parser copies verbatim: only valid escapes, no quote but content or the string's own closer
 /// (the quote rule is the general steps' [`closer_len`]), no `"` that would need escaping in a
 /// single-quoted string, and raw control characters only with `controls`. `None` when the content holds
-/// anything else or the input ends first. Inlined into both callers: a call per string cost 1–4% of
+/// anything else or the input ends first. Inlined into its caller: a call per string cost 1–4% of
 /// whole repairs (its prologue and spills), for about 300 bytes of module gzipped.
 #[inline(always)]
 fn scan_content(
+    input: &Input<'_>,
     s: &[u8],
     mut i: usize,
     end: usize,
@@ -164,7 +167,7 @@ fn scan_content(
                     })
                 }
                 // A typographic quote in a straight-quoted string, before what cannot end it.
-                3 if own_straight != 0 && typographic_is_content(s, i + 3, end) => {
+                3 if own_straight != 0 && typographic_is_content(input, s, i + 3, end) => {
                     typographic = true;
                     i += 3;
                 }
@@ -491,6 +494,7 @@ impl Parser<'_> {
             control,
             typographic,
         }) = scan_content(
+            &self.input,
             s,
             open + open_len,
             end,
@@ -739,6 +743,17 @@ mod tests {
         " “yes” ",
         "’t",
         "’ ",
+        // The same before characters beyond ASCII: letters, dashes and quotes are content, spaces are
+        // looked past.
+        "”你",
+        "” —",
+        "’é",
+        "”“",
+        "” «",
+        "”\u{a0}",
+        "”\u{3000}",
+        "”\u{2028}",
+        "”\u{200b}",
         // Spaces and invisible characters beyond JSON's between tokens.
         "\u{feff}",
         "\u{2060}",
@@ -846,6 +861,33 @@ mod tests {
             "{\"a\": \"x”\n}",
             "{\"a\": \"x”\nword",
             "{\"a\": \"x”\n",
+        ]);
+    }
+
+    /// A typographic quote in a straight-quoted string before a character beyond ASCII: content before
+    /// letters of any script, dashes and other quotes, which no delimiter is; a Unicode space or an
+    /// invisible character the general rule looks past, to what follows.
+    #[test]
+    fn typographic_quotes_before_characters_beyond_ascii_end_a_string_as_the_general_rule_says() {
+        same_with_and_without_repairs(&[
+            "{\"a\": \"他说：“好的”。然后离开了\", \"b\": 1}",
+            "[\"the “ready” — module\", \"c\"]",
+            "[\"“a”…\", \"“b”“c”\"]",
+            "{\"a\": \"l’été\", \"b\": \"don’t “x” 🚀\"}",
+            "[1, \"x”\u{200b}, \"y\"]",
+            "[1, \"x”\u{feff}]",
+            "[1, \"x”\u{3000}, \"y\"]",
+            "[1, \"x”\u{a0}, \"y\"]",
+            "[1, \"x” \u{2009}}",
+            "[1, \"x” «y»\", 1]",
+            "[1, \"x”\u{2028}, \"y\"]",
+            "[1, \"x”你",
+            "[1, \"x”\u{200b}] and more\", 1]",
+            "[1, \"x”\u{3000}] and more\", 1]",
+            "[1, \"x”\u{a0}] and more\", 1]",
+            "{\"a\": \"x”\u{200b}} or not\", \"b\": 1}",
+            "{\"a\": \"x”\u{3000}, b: 2 \", \"c\": 1}",
+            "{\"a\": \"x”\u{a0}, \"b\": 2 \", \"c\": 1}",
         ]);
     }
 

@@ -559,6 +559,7 @@ impl Parser<'_> {
     /// array, with a colon after it and a quoted string, a number, a literal or a bracket after that. The
     /// colon then opens the record (`key_in_value_place_taken`).
     #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     fn bare_key_end(&self, start: usize) -> Result<Option<usize>, Stop> {
         let s = self.input.seen();
         if self.top() != Some(Container::Array) || !is_ident_start(s[start]) {
