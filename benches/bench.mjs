@@ -359,7 +359,7 @@ for (const content of CONTENTS) {
 
 // 2c. Prose: strings that are sentences (long runs of one script), as models write them.
 out();
-out('## ~1–2 KB responses whose strings are prose: English with typography, Chinese, Japanese, Russian');
+out('## ~1–2 KB responses whose strings are prose: English with typography, Chinese, Japanese, Russian, Korean');
 out();
 out('Ratios to jsonrepair (no bar of their own; the table by script above holds the 6× bar). The last two rows');
 out('compare the JSON text (`repairJson` against `jsonrepair`) and the repair report (`parseDetailed`).');

@@ -210,8 +210,9 @@ export function document(seed, n, defect, how = 'none', script = 'latin1') {
 
 /**
  * Sentences as models write them, by language: English with typographic punctuation, Chinese and Japanese
- * (no spaces between words, full-width punctuation), Russian. Strings of prose are long runs of one script,
- * where the word lists above alternate every few characters.
+ * (no spaces between words, full-width punctuation), Russian, Korean (short words of Hangul between spaces),
+ * with dialogue in curly quotes. Strings of prose are long runs of one script, where the word lists above
+ * alternate every few characters.
  */
 export const PROSE = {
   en: [
@@ -221,6 +222,7 @@ export const PROSE = {
     'The function returns a list with every result, sorted by score.',
     'Next release: rework the interface and add unit tests — soon.',
     'It’s a small change, but it touches ‘core’ paths.',
+    '“Fine,” she said — “but the release is on you.”',
   ],
   zh: [
     '我们分析了这个模块的结构，发现它有三个主要的问题。',
@@ -243,6 +245,14 @@ export const PROSE = {
     'Рекомендуем переработать интерфейс в следующей версии и добавить модульные тесты.',
     'Отзывы пользователей показывают, что скорость загрузки заметно выросла.',
     'Изменение небольшое, но затрагивает «основные» пути.',
+  ],
+  ko: [
+    '우리는 모듈의 구조를 분석했고 세 가지 주요 문제를 발견했습니다.',
+    '첫째, 데이터 형식이 일관되지 않습니다. 둘째, 오류 처리가 불완전합니다.',
+    '사용자 의견에 따르면 로딩 속도가 눈에 띄게 빨라졌습니다.',
+    '다음 버전에서는 인터페이스를 다시 설계하고 단위 테스트를 추가할 예정입니다.',
+    '“좋아요,” 그녀가 말했다. “하지만 배포는 당신 책임이에요.”',
+    '변경은 작지만 “핵심” 경로에 영향을 줍니다.',
   ],
 };
 
