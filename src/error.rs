@@ -91,6 +91,7 @@ pub struct Error {
 
 impl Error {
     /// Builds an error at byte `offset` of `text`.
+    #[cfg_attr(shipped, optimize(size))]
     pub(crate) fn at(kind: ErrorKind, text: &str, offset: usize) -> Error {
         Error {
             kind,

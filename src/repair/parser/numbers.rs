@@ -304,6 +304,7 @@ impl Parser<'_> {
     /// the comma (`1,000,000`, `12,50`), or `None` when the next member follows. A member does not start
     /// with a digit straight after its comma, except a numeric key (`1,2: "b"`), which stays one. A group
     /// of fewer than three digits cut off by the end of the input is left out (`1,00` reads as `1`).
+    #[cfg_attr(shipped, optimize(size))]
     pub(super) fn digits_past_comma(&self, k: usize) -> Result<Option<usize>, Stop> {
         let s = self.input.seen();
         let (mut e, mut comma) = (k, k);
@@ -461,6 +462,7 @@ impl Parser<'_> {
     /// delimiter, a bracket, a comment, an ellipsis, a fence, a control token, a backslash of escaped
     /// text): `"rating": 4 / 5` is one string, `"a": 1 // note` a number and a comment.
     #[inline(never)]
+    #[cfg_attr(shipped, optimize(size))]
     fn words_go_on(&self, i: usize, line: bool, number: bool) -> Result<bool, Stop> {
         let s = self.input.seen();
         let (r, newline) = self.input.peek_past_space(i);
