@@ -1097,6 +1097,61 @@ proptest! {
         prop_assert_eq!(got, want, "{:?}", text);
     }
 
+    /// A record of a list whose last member is an object, both `}` missing before the list's next item,
+    /// a record or a list (`[{"a": {"i": "x", {"a": …`), with a comma after the last value (or none after
+    /// a number): both objects close there and the list keeps every item.
+    #[test]
+    fn an_object_and_its_record_both_missing_their_closing_braces_before_the_lists_next_item(
+        records in prop::collection::vec((prop::collection::vec(("[a-z]{1,5}", "[a-zA-Zé—’ .!?]{0,3}(“[a-z]{1,4}” )?[a-z]{0,3}"), 1..4), any::<bool>()), 2..5),
+        broken in any::<prop::sample::Index>(),
+        comma in any::<bool>(),
+        list_next in any::<bool>(),
+        space in prop::sample::select(vec!["", " ", "\n  "]),
+        n in 0u32..1000,
+    ) {
+        // Not the last record: the broken one needs a next item.
+        let at = broken.index(records.len() - 1);
+        let mut texts = Vec::new();
+        let mut items = Vec::new();
+        for (i, (members, number)) in records.iter().enumerate() {
+            let mut inner = serde_json::Map::new();
+            let mut written = Vec::new();
+            for (j, (k, v)) in members.iter().enumerate() {
+                let key = format!("{k}{j}");
+                // The inner object's last value: a number, or a string.
+                if j + 1 == members.len() && *number {
+                    written.push(format!("\"{key}\": {n}"));
+                    inner.insert(key, Value::from(n));
+                } else {
+                    written.push(format!("\"{key}\": \"{v}\""));
+                    inner.insert(key, Value::from(v.as_str()));
+                }
+            }
+            let close = if i == at { "" } else { "}}" };
+            texts.push(format!("{{\"id\": {i}, \"stats\": {{{}{close}", written.join(", ")));
+            items.push(serde_json::json!({"id": i, "stats": Value::Object(inner)}));
+            if i == at && list_next {
+                texts.push(format!("[\"w\", {n}]"));
+                items.push(serde_json::json!(["w", n]));
+            }
+        }
+        // The comma after the broken record's last value is the list's, or missing.
+        // (A string then the next item with no comma between is left out.)
+        let comma = comma || !records[at].1;
+        let mut text = String::from("[");
+        for (i, t) in texts.iter().enumerate() {
+            text.push_str(t);
+            if i + 1 < texts.len() {
+                text.push_str(if i == at && !comma { " " } else { "," });
+                text.push_str(space);
+            }
+        }
+        text.push_str(space);
+        text.push(']');
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, Value::Array(items), "{:?}", text);
+    }
+
     /// A closing brace written twice between the records of an array (`[{…}}, {…}]`) closes nothing:
     /// the array keeps every record.
     #[test]

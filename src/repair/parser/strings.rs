@@ -845,11 +845,12 @@ impl Parser<'_> {
             let member = b == b'}' || self.is_key_ahead(r)? || self.member_string_at(r)?;
             // In a record opened around a key in an array, the array's next item may follow instead;
             // so may it after an object in a list whose `}` is missing (`[{"i": "x", {"i": "y"}]`,
-            // `[{"i": "x", 2]`), unless a straight quote taken as content makes it code
+            // `[{"i": "x", 2]`), or in an object inside such a record, both `}` missing
+            // (`[{"a": {"i": "x", {"a": …`), unless a straight quote taken as content makes it code
             // (`[{"code": "fetch("/api", {method: "POST"})"}]`).
             if member || ctx == Ctx::Key || self.st.implicit != self.st.stack.len() {
                 if self.st.str.quotes_seen & STRAIGHT == 0
-                    && self.in_list()
+                    && self.objects_above_list() > 0
                     && self.whole_value_at(r, b, false)?
                 {
                     return Ok(true);

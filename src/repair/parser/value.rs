@@ -241,7 +241,8 @@ impl Parser<'_> {
                 self.st.pos += 1;
                 Ok(())
             }
-            b'{' | b'[' if self.in_list() => self.close_missing_brace(),
+            // repair: `[{"a": {"b": 1, {"a": …`: in objects that a list holds, up to that list
+            b'{' | b'[' if self.objects_above_list() > 0 => self.close_missing_brace(),
             // repair: `[{"i": 1, 2]`: a whole value where a key is expected, as a bracket is
             _ if self.in_list() && self.whole_value_at(self.st.pos, b, false)? => {
                 self.close_missing_brace()
@@ -347,13 +348,38 @@ impl Parser<'_> {
             )
     }
 
+    /// How many objects are open above the innermost list, with nothing else between (`[{"a": {"b": 1, `
+    /// has two); 0 where no list holds the innermost container.
+    pub(super) fn objects_above_list(&self) -> usize {
+        let stack = &self.st.stack;
+        match stack.iter().rposition(|f| f.kind != Container::Object) {
+            Some(k)
+                if matches!(
+                    stack[k].kind,
+                    Container::Array | Container::Wrapper | Container::Tuple | Container::Set
+                ) =>
+            {
+                stack.len() - 1 - k
+            }
+            _ => 0,
+        }
+    }
+
     /// repair: `[{"i": 1, {"i": 2}]`: a bracket where a key is expected in an object that is an array's
-    /// item starts the array's next item, so the object's `}` is missing before it.
+    /// item starts the array's next item, so the object's `}` is missing before it; in an object inside
+    /// such an item, the `}` of each object up to the array (`[{"a": {"b": 1, {"a": {"b": 2}}]`, two).
+    /// Callers know an array holds the innermost container through objects alone.
     #[inline(never)]
     pub(super) fn close_missing_brace(&mut self) -> Step {
         let comma = self.st.pending_comma;
-        self.record(RepairKind::MissingBracket, self.st.pos)?;
-        self.pop_and_close();
+        loop {
+            self.record(RepairKind::MissingBracket, self.st.pos)?;
+            let item = self.in_list();
+            self.pop_and_close();
+            if item {
+                break;
+            }
+        }
         if comma.is_some() {
             // The comma read after the last member separates the array's items.
             self.st.pending_comma = comma;
