@@ -121,6 +121,24 @@ fn bracketed(open: char, items: &[String], close: char, pretty: bool) -> String 
     }
 }
 
+/// An object's members `"{k}{j}": "{v}"` as written (without braces) and as values, the last one's value
+/// the number `n` instead when `number_last`.
+fn members_of(pairs: &[(String, String)], number_last: bool, n: u32) -> (String, Value) {
+    let mut map = serde_json::Map::new();
+    let mut written = Vec::new();
+    for (j, (k, v)) in pairs.iter().enumerate() {
+        let key = format!("{k}{j}");
+        if number_last && j + 1 == pairs.len() {
+            written.push(format!("\"{key}\": {n}"));
+            map.insert(key, Value::from(n));
+        } else {
+            written.push(format!("\"{key}\": \"{v}\""));
+            map.insert(key, Value::from(v.as_str()));
+        }
+    }
+    (written.join(", "), Value::Object(map))
+}
+
 /// `written` (a value as a model wrote it, `value` what it means) as an array's item between two others,
 /// or as a member of an object with another after it; with the value the repair must give.
 fn member_or_item(written: &str, value: Value, in_array: bool) -> (String, Value) {
@@ -1057,22 +1075,11 @@ proptest! {
         let mut texts = Vec::new();
         let mut items = Vec::new();
         for (i, members) in records.iter().enumerate() {
-            let mut map = serde_json::Map::new();
-            let mut written = Vec::new();
-            for (j, (k, v)) in members.iter().enumerate() {
-                let key = format!("{k}{j}");
-                // The broken record's last value: a number, or a string.
-                if i == at && j + 1 == members.len() && number {
-                    written.push(format!("\"{key}\": {n}"));
-                    map.insert(key, Value::from(n));
-                } else {
-                    written.push(format!("\"{key}\": \"{v}\""));
-                    map.insert(key, Value::from(v.as_str()));
-                }
-            }
+            // The broken record's last value: a number, or a string.
+            let (written, value) = members_of(members, i == at && number, n);
             let close = if i == at { "" } else { "}" };
-            texts.push(format!("{{{}{close}", written.join(", ")));
-            items.push(Value::Object(map));
+            texts.push(format!("{{{written}{close}"));
+            items.push(value);
             if i == at {
                 // The item after it: a record, a list, or a string (only last, unless a number came before).
                 let kind = if next == 2 && !number && i + 1 < records.len() { 0 } else { next };
@@ -1114,22 +1121,11 @@ proptest! {
         let mut texts = Vec::new();
         let mut items = Vec::new();
         for (i, (members, number)) in records.iter().enumerate() {
-            let mut inner = serde_json::Map::new();
-            let mut written = Vec::new();
-            for (j, (k, v)) in members.iter().enumerate() {
-                let key = format!("{k}{j}");
-                // The inner object's last value: a number, or a string.
-                if j + 1 == members.len() && *number {
-                    written.push(format!("\"{key}\": {n}"));
-                    inner.insert(key, Value::from(n));
-                } else {
-                    written.push(format!("\"{key}\": \"{v}\""));
-                    inner.insert(key, Value::from(v.as_str()));
-                }
-            }
+            // The inner object's last value: a number, or a string.
+            let (written, inner) = members_of(members, *number, n);
             let close = if i == at { "" } else { "}}" };
-            texts.push(format!("{{\"id\": {i}, \"stats\": {{{}{close}", written.join(", ")));
-            items.push(serde_json::json!({"id": i, "stats": Value::Object(inner)}));
+            texts.push(format!("{{\"id\": {i}, \"stats\": {{{written}{close}"));
+            items.push(serde_json::json!({"id": i, "stats": inner}));
             if i == at && list_next {
                 texts.push(format!("[\"w\", {n}]"));
                 items.push(serde_json::json!(["w", n]));
