@@ -61,8 +61,15 @@ GLUE
 # (-1 KB gzipped). --converge repeats the passes while they still shrink the module: 182 bytes gzipped
 # less, speed unchanged. The producers and target-features sections matter only before wasm-bindgen.
 # Debian's /usr/bin/wasm-opt (binaryen 108) breaks wasm-bindgen's externref table: always use the npm one.
-node_modules/.bin/wasm-opt -O3 --converge --low-memory-unused --strip-producers --strip-target-features \
-  "pkg/${name}_bg.wasm" -o "pkg/${name}_bg.wasm"
+# `--no-inline` (before -O3, by the names wasm-bindgen keeps) leaves as calls functions that run once per call,
+# per chunk or per schema: binaryen inlines every function with one caller, whatever LLVM decided, and
+# inlined these cost 911 bytes gzipped more. Their calls are not per token: parseAndRepair on the script
+# documents, streams and extraction measured the same time (0.96–1.03, A/B in one process).
+# The patterns match the names' ends; a trailing `*` takes a function's closures too.
+noinline=('compile_node*' 'Validator*keyword*' 'Schema>::compile' 'repair::candidates' 'Cleaner>::new'
+  utf16_to_utf8_in_place 'JsPartialJson>::push')
+node_modules/.bin/wasm-opt "${noinline[@]/#/--no-inline=*}" -O3 --converge --low-memory-unused --strip-producers \
+  --strip-target-features "pkg/${name}_bg.wasm" -o "pkg/${name}_bg.wasm"
 # The same bytes as base64, for the `inline` entry and the single-file build (no file to fetch or copy).
 node -e '
 const fs = require("fs");
