@@ -192,6 +192,27 @@ fn control_bytes(w: u64) -> u64 {
     w.wrapping_sub(ONES * 0x20) & !w & HIGHS
 }
 
+/// The bytes of `w` that JSON escapes in a string or that begin an escape: control characters, `"`
+/// and `\\` (the first exactly, as [`zero_bytes`]).
+#[inline(always)]
+fn escape_bytes(w: u64) -> u64 {
+    control_bytes(w) | zero_bytes(w ^ (ONES * b'"' as u64)) | zero_bytes(w ^ (ONES * b'\\' as u64))
+}
+
+/// The first offset in `s[from..end]` of a control character, `"` or `\\`, eight bytes at a time, as
+/// [`skip_plain_string_bytes`] reads (it stops at the last eight bytes or fewer too).
+#[inline]
+pub fn skip_to_escape_bytes(s: &[u8], mut from: usize, end: usize) -> usize {
+    while from + 8 <= end {
+        let special = escape_bytes(word(s, from));
+        if special != 0 {
+            return from + (special.trailing_zeros() / 8) as usize;
+        }
+        from += 8;
+    }
+    from
+}
+
 /// The first offset in `s[from..end]` that may need attention inside a string: a control character,
 /// `"`, `\\`, the lead byte 0xE2 of typographic quotes, and `'` when `single`. Eight bytes at a time:
 /// within the whole words it reads, the offset is exactly the first such byte; it stops at the last
@@ -200,10 +221,7 @@ fn control_bytes(w: u64) -> u64 {
 pub fn skip_plain_string_bytes(s: &[u8], mut from: usize, end: usize, single: bool) -> usize {
     while from + 8 <= end {
         let w = word(s, from);
-        let mut special = control_bytes(w)
-            | zero_bytes(w ^ (ONES * b'"' as u64))
-            | zero_bytes(w ^ (ONES * b'\\' as u64))
-            | zero_bytes(w ^ (ONES * 0xE2));
+        let mut special = escape_bytes(w) | zero_bytes(w ^ (ONES * 0xE2));
         if single {
             special |= zero_bytes(w ^ (ONES * b'\'' as u64));
         }
@@ -213,19 +231,6 @@ pub fn skip_plain_string_bytes(s: &[u8], mut from: usize, end: usize, single: bo
         from += 8;
     }
     from
-}
-
-/// The offset of the first control character (below 0x20) in `s[from..end]`, eight bytes at a time.
-#[inline]
-pub fn find_control(s: &[u8], mut from: usize, end: usize) -> Option<usize> {
-    while from + 8 <= end {
-        let controls = control_bytes(word(s, from));
-        if controls != 0 {
-            return Some(from + (controls.trailing_zeros() / 8) as usize);
-        }
-        from += 8;
-    }
-    (from..end).find(|&i| s[i] < 0x20)
 }
 
 /// The offset of the first of the bytes `a`, `b` or `c` in `s[from..]` (pass one byte three times to
@@ -429,7 +434,6 @@ mod tests {
                 s[at] = special;
                 let stop = skip_plain_string_bytes(&s, 0, s.len(), false);
                 assert_eq!(stop, at, "byte {special:#x} at {at}");
-                assert_eq!(find_control(&s, 0, s.len()), (special < 0x20).then_some(at));
             }
         }
         assert_eq!(
@@ -460,7 +464,11 @@ mod tests {
             // Exact within the whole words from `from`; the last seven bytes or fewer are the caller's.
             let words_end = from + (end - from) / 8 * 8;
             proptest::prop_assert_eq!(stop, first.filter(|&i| i < words_end).unwrap_or(words_end));
-            proptest::prop_assert_eq!(find_control(&s, from, end), (from..end).find(|&i| s[i] < 0x20));
+            let escape = (from..end).find(|&i| s[i] < 0x20 || matches!(s[i], b'"' | b'\\'));
+            proptest::prop_assert_eq!(
+                skip_to_escape_bytes(&s, from, end),
+                escape.filter(|&i| i < words_end).unwrap_or(words_end)
+            );
             for b in [b'"', 0xE2] {
                 proptest::prop_assert_eq!(find_byte_words(&s, from, b), (from..end).find(|&i| s[i] == b));
             }

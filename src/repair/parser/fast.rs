@@ -26,8 +26,8 @@ use super::{
 };
 use crate::record::RepairKind;
 use crate::repair::chars::{
-    closer_len, find_control, punct, quote_at, skip_json_ws, skip_plain_string_bytes, QuoteStyle,
-    IDEOGRAPHIC_SPACE, NBSP,
+    closer_len, punct, quote_at, skip_json_ws, skip_plain_string_bytes, skip_to_escape_bytes,
+    QuoteStyle, IDEOGRAPHIC_SPACE, NBSP,
 };
 
 /// Whether what follows the `{` at `pos`, past ASCII spaces, may be a Python set's first item or the
@@ -59,6 +59,9 @@ struct Content {
     control: Option<usize>,
     /// Whether a typographic quote that could have closed the string was read as content.
     typographic: bool,
+    /// Whether the content holds what the general steps write otherwise: a `"` in a single-quoted
+    /// string (escaped), a `\'` (a quote).
+    escapes: bool,
 }
 
 /// The keyword `rest` starts with, if any (no keyword is a prefix of another, so there is one at most).
@@ -87,11 +90,12 @@ fn typographic_is_content(input: &Input<'_>, s: &[u8], k: usize, end: usize) -> 
 }
 
 /// Scans string content starting at `i` to its closing quote when every byte before it is content the
-/// general parser copies verbatim: only valid escapes, no quote but content or the string's own closer
-/// (the quote rule is the general steps' [`closer_len`]), no `"` that would need escaping in a
-/// single-quoted string, and raw control characters only with `controls`. `None` when the content holds
-/// anything else or the input ends first. Inlined into its caller: a call per string cost 1–4% of
-/// whole repairs (its prologue and spills), for about 300 bytes of module gzipped.
+/// general parser copies verbatim, or writes otherwise as [`Parser::write_escaped`] does: only valid
+/// escapes and `\'`, no quote but content or the string's own closer (the quote rule is the general
+/// steps' [`closer_len`]), a `"` in a single-quoted string, and raw control characters only with
+/// `controls`. `None` when the content holds anything else or the input ends first. Inlined into its
+/// caller: a call per string cost 1–4% of whole repairs (its prologue and spills), for about 300 bytes
+/// of module gzipped.
 #[inline(always)]
 fn scan_content(
     input: &Input<'_>,
@@ -121,6 +125,7 @@ fn scan_content(
     };
     let mut control = None;
     let mut typographic = false;
+    let mut escapes = false;
     loop {
         i = skip_plain_string_bytes(s, i, end, single);
         while i < end && !table[s[i] as usize] {
@@ -133,6 +138,10 @@ fn scan_content(
         if b == b'\\' {
             match s.get(i + 1) {
                 Some(&e) if is_short_escape(e) && i + 1 < end => i += 2,
+                Some(b'\'') if i + 1 < end => {
+                    escapes = true;
+                    i += 2;
+                }
                 Some(b'u') if i + 6 <= end && s[i + 2..i + 6].iter().all(u8::is_ascii_hexdigit) => {
                     i += 6
                 }
@@ -151,12 +160,16 @@ fn scan_content(
                 close_len: 1,
                 control,
                 typographic,
+                escapes,
             });
         } else {
             match closer_len(style, curly_closes, s, i) {
-                // A `"` in a single-quoted string is written escaped: the general steps do that.
-                0 if b == b'"' => return None,
-                0 => i += 1,
+                // Content; a `"` (in a single-quoted string) is written escaped, as the general steps
+                // write it.
+                0 => {
+                    escapes |= b == b'"';
+                    i += 1;
+                }
                 // The string's own closing quote; whether it ends the string, what follows decides.
                 n if n == own => {
                     return Some(Content {
@@ -164,6 +177,7 @@ fn scan_content(
                         close_len: n,
                         control,
                         typographic,
+                        escapes,
                     })
                 }
                 // A typographic quote in a straight-quoted string, before what cannot end it.
@@ -424,6 +438,52 @@ impl Parser<'_> {
         }
     }
 
+    /// Writes the string content `s[content]` as a JSON string as the general steps write it, with the
+    /// repairs they record in it, in its order: raw control characters escaped (one repair, at the
+    /// first), each `\'` as a quote (a repair each), a `"` in a single-quoted string escaped, other escapes
+    /// copied whole (in `\\"` the quote follows an escaped backslash). Out of line: such strings are few.
+    #[inline(never)]
+    fn write_escaped(&mut self, s: &[u8], content: core::ops::Range<usize>) -> Step {
+        self.st.out.push(b'"');
+        let (mut run, mut i) = (content.start, content.start);
+        let mut control = false;
+        while i < content.end {
+            // Eight bytes a step up to what may need attention, then a byte.
+            i = skip_to_escape_bytes(s, i, content.end);
+            if i >= content.end {
+                break;
+            }
+            let b = s[i];
+            i += 1;
+            if b >= 0x20 && b != b'"' && b != b'\\' || b == b'\\' && s[i] != b'\'' {
+                i += usize::from(b == b'\\');
+                continue;
+            }
+            copy_from(&mut self.st.out, s, run..i - 1);
+            match b {
+                b'"' => self.st.out.extend_from_slice(b"\\\""),
+                b'\\' => {
+                    // repair: `\'` is not a JSON escape; the quote is content
+                    self.note(RepairKind::InvalidEscape, i - 1)?;
+                    self.st.out.push(b'\'');
+                    i += 1;
+                }
+                _ => {
+                    if !control {
+                        // repair: raw newline, tab or other control character inside a string
+                        self.note(RepairKind::ControlCharacter, i - 1)?;
+                        control = true;
+                    }
+                    push_control(&mut self.st.out, b);
+                }
+            }
+            run = i;
+        }
+        copy_from(&mut self.st.out, s, run..content.end);
+        self.st.out.push(b'"');
+        Ok(())
+    }
+
     /// [`Parser::record`] inlined in the lane (the common case, a repair the options allow, without a call;
     /// a forbidden one fails through `record`).
     #[inline(always)]
@@ -493,6 +553,7 @@ impl Parser<'_> {
             close_len,
             control,
             typographic,
+            escapes,
         }) = scan_content(
             &self.input,
             s,
@@ -567,23 +628,10 @@ impl Parser<'_> {
             _ => self.note(RepairKind::CurlyQuotes, open)?,
         }
         let content = open + open_len..close;
-        match control {
-            None => self.write_quoted(content, false),
-            Some(at) => {
-                // repair: raw newline, tab or other control character inside a string
-                self.note(RepairKind::ControlCharacter, at)?;
-                self.st.out.push(b'"');
-                let mut run = content.start;
-                let mut next = Some(at);
-                while let Some(i) = next {
-                    copy_from(&mut self.st.out, s, run..i);
-                    push_control(&mut self.st.out, s[i]);
-                    run = i + 1;
-                    next = find_control(s, run, content.end);
-                }
-                copy_from(&mut self.st.out, s, run..content.end);
-                self.st.out.push(b'"');
-            }
+        if control.is_none() && !escapes {
+            self.write_quoted(content, false);
+        } else {
+            self.write_escaped(s, content)?;
         }
         self.st.pos = after;
         self.value_done();
@@ -840,6 +888,37 @@ mod tests {
             "{\"a\": \"x\", // c\n  y w\", z: 1}",
             "{\"a\": \"x\", #c\n \"b\" \"c\": 1}",
         ]);
+    }
+
+    /// A `"` in a single-quoted string, a `\'` in any string, raw control characters among them: the lane
+    /// writes them as the general steps do, with the same repairs in the same order, beside escapes of
+    /// every kind (an escaped quote, an escaped backslash before a raw quote, `\u0022`).
+    #[test]
+    fn quotes_to_escape_or_unescape_are_written_as_the_general_steps_write_them() {
+        let texts = [
+            "{'a': 'say \"hi\"', 'b': 1}",
+            "{'code': 'print(\"hi\")', 'n': 2}",
+            "['\"', '\"\"', 'x\"', 1]",
+            "{'a': 'x\\\"y\"z', 'b': 2}",
+            "{'a': 'x\\\\\"y', 'b': 2}",
+            "{'a': '\\\\', 'b': '\"\\\\\"'}",
+            "{'a': '\\u0022\"\\n', 'b': 3}",
+            "[‘say \"hi\"’, ‘\"’]",
+            "{'a': 'it\\'s \"ok\"', 'b': 1}",
+            "{\"a\": \"it\\'s\", \"b\": '\\'\\''}",
+            "{'a': 'x\n\\'y\"\tz\n', 'b': 1}",
+            "{'a': 'line\nbreak \"q\"', 'b': 1}",
+            "{'a': 'x\"', // c\n 'b': 1}",
+            "{'a': 'x\" \"y', \"b\": 'z'}",
+            "{'a': 'x\\\\'",
+            "{'a': 'x\"'",
+        ];
+        same_with_and_without_repairs(&texts);
+        let json = |text: &str| run(text, true, RepairSet::NONE, None).unwrap().json;
+        assert_eq!(json(texts[3]), br#"{"a":"x\"y\"z","b":2}"#);
+        assert_eq!(json(texts[4]), br#"{"a":"x\\\"y","b":2}"#);
+        assert_eq!(json(texts[5]), br#"{"a":"\\","b":"\"\\\""}"#);
+        assert_eq!(json(texts[10]), br#"{"a":"x\n'y\"\tz\n","b":1}"#);
     }
 
     /// A typographic quote at the end of a line in a straight-quoted string: content before words on
