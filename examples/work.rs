@@ -69,6 +69,11 @@ const SHAPES: &[Shape] = &[
     ("document in doubled quotes", |n| {
         format!("{{\"\"k\"\": [{}", "\"\"ab\"\", ".repeat(n / 8))
     }),
+    // Every `{` after the first of each pair stands where a key is expected: the rule that closes a
+    // list's record there asks whether a list holds the objects above it.
+    ("brackets where keys are expected, deep in objects", |n| {
+        "{\"a\":{".repeat(n / 6)
+    }),
     ("code and brackets after a value in prose", |n| {
         format!("See [1]. {}", "use `a` [b] ".repeat(n / 12))
     }),

@@ -349,17 +349,23 @@ impl Parser<'_> {
     }
 
     /// How many objects are open above the innermost list, with nothing else between (`[{"a": {"b": 1, `
-    /// has two); 0 where no list holds the innermost container.
+    /// has two); 0 where no list holds the innermost container, or only past [`CLOSER_REACH`] objects:
+    /// asked at every bracket where a key is expected, a search through all of them took quadratic time
+    /// on objects nested without end (`{"a":{{"a":{{…`).
     pub(super) fn objects_above_list(&self) -> usize {
         let stack = &self.st.stack;
-        match stack.iter().rposition(|f| f.kind != Container::Object) {
+        let from = stack.len().saturating_sub(CLOSER_REACH);
+        match stack[from..]
+            .iter()
+            .rposition(|f| f.kind != Container::Object)
+        {
             Some(k)
                 if matches!(
-                    stack[k].kind,
+                    stack[from + k].kind,
                     Container::Array | Container::Wrapper | Container::Tuple | Container::Set
                 ) =>
             {
-                stack.len() - 1 - k
+                stack.len() - 1 - (from + k)
             }
             _ => 0,
         }
