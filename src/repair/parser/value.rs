@@ -352,20 +352,22 @@ impl Parser<'_> {
     /// has two); 0 where no list holds the innermost container, or only past [`CLOSER_REACH`] objects:
     /// asked at every bracket where a key is expected, a search through all of them took quadratic time
     /// on objects nested without end (`{"a":{{"a":{{…`).
+    #[inline(never)]
     pub(super) fn objects_above_list(&self) -> usize {
         let stack = &self.st.stack;
-        let from = stack.len().saturating_sub(CLOSER_REACH);
-        match stack[from..]
+        match stack
             .iter()
-            .rposition(|f| f.kind != Container::Object)
+            .rev()
+            .take(CLOSER_REACH)
+            .position(|f| f.kind != Container::Object)
         {
             Some(k)
                 if matches!(
-                    stack[from + k].kind,
+                    stack[stack.len() - 1 - k].kind,
                     Container::Array | Container::Wrapper | Container::Tuple | Container::Set
                 ) =>
             {
-                stack.len() - 1 - (from + k)
+                k
             }
             _ => 0,
         }
