@@ -41,8 +41,9 @@ impl Parser<'_> {
             b':' => self.key_in_value_place_taken(top, width),
             b')' => self.skip_unexpected(),
             b'.' | 0xE2 if self.ellipsis_at(self.st.pos)? => self.ellipsis(),
-            // repair: `[{"i": 1 {"i": 2}]`: the object's `}` and the comma after it are missing
-            b'{' | b'[' if top == Container::Object && self.in_list() => self.close_missing_brace(),
+            // repair: `[{"i": 1 {"i": 2}]`: the object's `}` and the comma after it are missing (the
+            // `}` of each object up to the list: `[{"a": {"i": 1 {"a": …`)
+            b'{' | b'[' if self.objects_above_list() > 0 => self.close_missing_brace(),
             _ if top == Container::Wrapper => {
                 self.pop_and_close();
                 Ok(())

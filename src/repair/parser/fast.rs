@@ -321,7 +321,7 @@ impl Parser<'_> {
                         b'}' if in_object => self.close_with(b)?,
                         b']' if !in_object => self.close_with(b)?,
                         // A missing `}` before an array's next item: the general step decides.
-                        b'{' | b'[' if in_object && self.in_list() => return Ok(()),
+                        b'{' | b'[' if in_object && self.objects_above_list() > 0 => return Ok(()),
                         // A quote right after a number or keyword may be a stray one: the general step
                         // decides.
                         b'"' if s[pos - 1].is_ascii_alphanumeric() => return Ok(()),

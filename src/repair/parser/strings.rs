@@ -614,10 +614,16 @@ impl Parser<'_> {
             b if ctx == Ctx::Key && spaced && self.value_starts_at(q, b)? => true,
             // A key or an array's item followed by a whole value with no colon or comma between:
             // `{"a"2}`, `["a" 2]`. Prose goes on after its number (`"say "hi" 2 times"`), and code
-            // after a bracket in an object's value, where no key follows (`"print(f"{x}")"`).
+            // after a bracket in an object's value, where no key follows (`"print(f"{x}")"`). In a
+            // list's record, a record on a line of its own follows where its `},` is missing, unless
+            // straight quotes taken as content make the string code.
             b if (ctx == Ctx::Key
                 || self.st.str.quotes_seen == 0
                     && !(self.top() == Some(Container::Object) && matches!(b, b'{' | b'['))
+                || b == b'{'
+                    && newline
+                    && self.st.str.quotes_seen & STRAIGHT == 0
+                    && self.objects_above_list() > 0
                 || matches!(
                     self.top(),
                     Some(Container::Array | Container::Wrapper | Container::Tuple | Container::Set)
