@@ -139,6 +139,35 @@ fn members_of(pairs: &[(String, String)], number_last: bool, n: u32) -> (String,
     (written.join(", "), Value::Object(map))
 }
 
+/// `v` as Python 2's `repr` writes it, every string (keys too) with the prefix `prefix` (`u'text'`):
+/// single quotes, a `'` inside escaped, a `"` inside not; `True`, `False`, `None`.
+fn python_repr(v: &Value, prefix: &str) -> String {
+    let string = |t: &str| {
+        let body = serde_json::to_string(t).unwrap();
+        let body = body[1..body.len() - 1]
+            .replace("\\\"", "\"")
+            .replace('\'', "\\'");
+        format!("{prefix}'{body}'")
+    };
+    match v {
+        Value::Null => "None".into(),
+        Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+        Value::Number(n) => n.to_string(),
+        Value::String(t) => string(t),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(|x| python_repr(x, prefix)).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(map) => {
+            let members: Vec<String> = map
+                .iter()
+                .map(|(k, x)| format!("{}: {}", string(k), python_repr(x, prefix)))
+                .collect();
+            format!("{{{}}}", members.join(", "))
+        }
+    }
+}
+
 /// `written` (a value as a model wrote it, `value` what it means) as an array's item between two others,
 /// or as a member of an object with another after it; with the value the repair must give.
 fn member_or_item(written: &str, value: Value, in_array: bool) -> (String, Value) {
@@ -405,6 +434,18 @@ proptest! {
             let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
             prop_assert_eq!(got, serde_json::json!({"t": item, "n": n}), "{}", text);
         }
+    }
+
+    /// A value as Python 2's `repr` writes it (`{u'name': u'Ada', u'tags': [u'a']}`), or Python 3's with
+    /// bytes (`b'data'`): the prefixes are dropped and the strings read as they are written.
+    #[test]
+    fn a_python_repr_with_string_prefixes_is_its_value(
+        v in json_value(),
+        prefix in prop::sample::select(vec!["u", "U", "b", "B"]),
+    ) {
+        let text = format!("{{'v': {}, 'n': 1}}", python_repr(&v, prefix));
+        let got: Value = serde_json::from_str(&repair(&text, &opts()).unwrap().json).unwrap();
+        prop_assert_eq!(got, serde_json::json!({"v": v, "n": 1}), "{}", text);
     }
 
     /// A Python set whose first item is a number or a single-quoted string (`{'a', 'b'}`, `{3, 1}`) is

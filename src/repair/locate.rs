@@ -339,7 +339,10 @@ fn is_strong_start(s: &[u8], i: usize) -> bool {
         }
     }
     let Some(&b) = s.get(j) else { return false };
+    // A quote, also after the prefix of a Python string (`{u'name': …`, `[b'data']`).
+    let prefix = matches!(b | 0x20, b'u' | b'b') && matches!(s.get(j + 1), Some(b'\'' | b'"'));
     if quote_at(s, j).is_some()
+        || prefix
         || starts_with_at(s, j, b"\\\"")
         || starts_with_at(s, j, b"//")
         || starts_with_at(s, j, b"/*")

@@ -830,6 +830,8 @@ impl Parser<'_> {
                 .peek_past_space_and_comments(r + s.punct(r).1, in_object)?
                 .0;
         }
+        // The prefix of a Python string (`, u'b'`) before the next item: its quote decides.
+        r += usize::from(self.string_prefix_at(r, in_object)?);
         let Some(b) = s.at(r)? else {
             return Ok(true);
         };

@@ -59,11 +59,41 @@ impl Parser<'_> {
                     self.ellipsis()
                 } else if is_number_start(b) {
                     self.number()
+                } else if self.string_prefix_at(self.st.pos, false)? {
+                    self.skip_string_prefix()
                 } else {
                     self.word()
                 }
             }
         }
+    }
+
+    /// Whether the prefix of a string Python's `repr` writes starts at `i`: `u` (a Python 2 unicode
+    /// string, `u'text'`) or `b` (bytes, `b'data'`), either case, right before a straight quote. Not
+    /// before a `'` and a colon where a `key` is read (`{b': 1}`: the key `b` missing its opening
+    /// quote), nor before a `"` and a delimiter: `repr` writes double quotes only around an
+    /// apostrophe, and there the quote ends the word `u` or `b` (`["a" b", "c"]`).
+    pub(super) fn string_prefix_at(&self, i: usize, key: bool) -> Result<bool, Stop> {
+        let s = self.input.seen();
+        if !s.at(i)?.is_some_and(|b| matches!(b | 0x20, b'u' | b'b')) {
+            return Ok(false);
+        }
+        let next = s.at(i + 2);
+        Ok(match s.at(i + 1)? {
+            Some(b'\'') => !(key && next? == Some(b':')),
+            Some(b'"') => !matches!(next?, None | Some(b',' | b']' | b'}' | b':')),
+            _ => false,
+        })
+    }
+
+    /// repair: `{u'name': u'Ada'}`, `b'data'`: the prefix of a Python string is dropped; the string is
+    /// read next.
+    #[cold]
+    #[inline(never)]
+    fn skip_string_prefix(&mut self) -> Step {
+        self.record(RepairKind::PythonLiteral, self.st.pos)?;
+        self.st.pos += 1;
+        Ok(())
     }
 
     /// The quote that opens a string at `i`, which has arrived: one of [`quote_at`]'s, or a backtick that
@@ -289,6 +319,8 @@ impl Parser<'_> {
                     self.string_body()
                 } else if matches!(b, b'.' | 0xE2) && self.ellipsis_at(self.st.pos)? {
                     self.ellipsis()
+                } else if self.string_prefix_at(self.st.pos, true)? {
+                    self.skip_string_prefix()
                 } else {
                     self.unquoted_key()
                 }
