@@ -146,7 +146,8 @@ impl Parser<'_> {
     fn record_comma(&mut self, width: usize) -> Step {
         // Every look-ahead before the first change: a stream may stop in one and run the step again.
         let (r, _) = self.peek_past_space_and_comments(self.st.pos + width, true)?;
-        let key = self.is_key_ahead(r)? && !self.repeats_key(r)?;
+        let key =
+            self.is_key_ahead(r)? && !self.repeats_key(r, self.st.stack.len().wrapping_sub(2))?;
         self.separator(width)?;
         if key {
             self.st.state = State::Key;
@@ -156,18 +157,20 @@ impl Parser<'_> {
         self.close_missing_brace()
     }
 
-    /// Whether the key at `r` (which [`Self::is_key_ahead`] found, quoted or bare) is the first key of the
-    /// innermost object, a record written in an array without its braces (the only object whose commas
-    /// [`Self::record_comma`] reads): there it starts the next record (`["name": "Ada", "age": 3,
-    /// "name": "Bob", "age": 4]` is two), where it would replace the first value. Records that repeat a
-    /// shape repeat its first key first.
+    /// Whether the key at `r` (quoted or bare) is the first key of the current item of the list whose
+    /// frame is `list`: a record written in an array without its braces (whose commas
+    /// [`Self::record_comma`] reads: `["name": "Ada", "age": 3, "name": "Bob", "age": 4]` is two), or a
+    /// record whose `},` is missing before the next (`[{"id": 1, "n": "a" {"id": 2, …`). Records that
+    /// repeat a shape repeat its first key first.
     #[cold]
     #[inline(never)]
-    fn repeats_key(&self, r: usize) -> Result<bool, Stop> {
+    pub(super) fn repeats_key(&self, r: usize, list: usize) -> Result<bool, Stop> {
         let s = self.input.seen();
-        let n = self.st.stack.len();
         let first = s.at(r)?;
-        if n < 2 || !first.is_some_and(|b| b == b'"' || is_ident_start(b)) {
+        let Some(frame) = self.st.stack.get(list) else {
+            return Ok(false);
+        };
+        if !first.is_some_and(|b| b == b'"' || is_ident_start(b)) {
             return Ok(false);
         }
         // The key's name as written: between its quotes (a key with an escape is never compared), or a
@@ -185,8 +188,7 @@ impl Parser<'_> {
         // The record's `{`, inserted at its array's item (after the comma that separates it), then the
         // first key's name in quotes and its colon.
         let out = &self.st.out;
-        let array = self.st.stack[n - 2].item_out;
-        let open = array + usize::from(out.get(array) == Some(&b','));
+        let open = frame.item_out + usize::from(out.get(frame.item_out) == Some(&b','));
         let at = open + 2 + name.len();
         Ok(out.get(open..open + 2) == Some(b"{\"")
             && out.get(open + 2..at) == Some(name)

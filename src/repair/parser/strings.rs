@@ -615,15 +615,15 @@ impl Parser<'_> {
             // A key or an array's item followed by a whole value with no colon or comma between:
             // `{"a"2}`, `["a" 2]`. Prose goes on after its number (`"say "hi" 2 times"`), and code
             // after a bracket in an object's value, where no key follows (`"print(f"{x}")"`). In a
-            // list's record, a record on a line of its own follows where its `},` is missing, unless
-            // straight quotes taken as content make the string code.
+            // list's record, the next record follows where its `},` is missing, on a line of its own
+            // or starting with the record's first key, unless straight quotes taken as content make
+            // the string code.
             b if (ctx == Ctx::Key
                 || self.st.str.quotes_seen == 0
                     && !(self.top() == Some(Container::Object) && matches!(b, b'{' | b'['))
                 || b == b'{'
-                    && newline
                     && self.st.str.quotes_seen & STRAIGHT == 0
-                    && self.objects_above_list() > 0
+                    && self.record_follows(q, newline)?
                 || matches!(
                     self.top(),
                     Some(Container::Array | Container::Wrapper | Container::Tuple | Container::Set)
@@ -644,6 +644,18 @@ impl Parser<'_> {
                         && self.is_bare_item_ahead(q, true)?)
             }
         })
+    }
+
+    /// Whether the `{` at `q` after a string in a list's record (or an object inside one) starts the
+    /// list's next record: on a line of its own (`line`), or with the first key of the record it follows.
+    #[inline(never)]
+    fn record_follows(&self, q: usize, line: bool) -> Result<bool, Stop> {
+        let objects = self.objects_above_list();
+        if objects == 0 {
+            return Ok(false);
+        }
+        let (r, _) = self.input.peek_past_space(q + 1);
+        Ok(line || self.repeats_key(r, self.st.stack.len() - 1 - objects)?)
     }
 
     /// The punctuation after the quote or the byte at `q`, past spaces (`None` at the end of the input).
