@@ -51,16 +51,15 @@ fn is_key_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-')
 }
 
-/// String content the fast lane can copy: where its closing quote is, and the first raw control
-/// character in it (the general parser records one repair per string for those and escapes them all).
+/// String content the fast lane can take: where its closing quote is, and whether it is copied as it
+/// stands.
 struct Content {
     close: usize,
     close_len: usize,
-    control: Option<usize>,
     /// Whether a typographic quote that could have closed the string was read as content.
     typographic: bool,
-    /// Whether the content holds what the general steps write otherwise: a `"` in a single-quoted
-    /// string (escaped), a `\'` (a quote).
+    /// Whether the content holds what the general steps write otherwise ([`Parser::write_escaped`]):
+    /// a raw control character, a `"` in a single-quoted string, a `\'`.
     escapes: bool,
 }
 
@@ -123,7 +122,6 @@ fn scan_content(
     } else {
         &SPECIAL_DOUBLE
     };
-    let mut control = None;
     let mut typographic = false;
     let mut escapes = false;
     loop {
@@ -151,14 +149,13 @@ fn scan_content(
             if !controls {
                 return None;
             }
-            control = control.or(Some(i));
+            escapes = true;
             i += 1;
         } else if b == own_straight {
             // The common case first: the straight quote that closes a straight-quoted string.
             return Some(Content {
                 close: i,
                 close_len: 1,
-                control,
                 typographic,
                 escapes,
             });
@@ -175,7 +172,6 @@ fn scan_content(
                     return Some(Content {
                         close: i,
                         close_len: n,
-                        control,
                         typographic,
                         escapes,
                     })
@@ -441,7 +437,8 @@ impl Parser<'_> {
     /// Writes the string content `s[content]` as a JSON string as the general steps write it, with the
     /// repairs they record in it, in its order: raw control characters escaped (one repair, at the
     /// first), each `\'` as a quote (a repair each), a `"` in a single-quoted string escaped, other escapes
-    /// copied whole (in `\\"` the quote follows an escaped backslash). Out of line: such strings are few.
+    /// copied whole (in `\\"` the quote follows an escaped backslash). Out of line: most strings need none
+    /// of it.
     #[inline(never)]
     fn write_escaped(&mut self, s: &[u8], content: core::ops::Range<usize>) -> Step {
         self.st.out.push(b'"');
@@ -456,6 +453,7 @@ impl Parser<'_> {
             let b = s[i];
             i += 1;
             if b >= 0x20 && b != b'"' && b != b'\\' || b == b'\\' && s[i] != b'\'' {
+                // A byte of the last eight, or an escape copied whole.
                 i += usize::from(b == b'\\');
                 continue;
             }
@@ -551,7 +549,6 @@ impl Parser<'_> {
         let Some(Content {
             close,
             close_len,
-            control,
             typographic,
             escapes,
         }) = scan_content(
@@ -628,7 +625,7 @@ impl Parser<'_> {
             _ => self.note(RepairKind::CurlyQuotes, open)?,
         }
         let content = open + open_len..close;
-        if control.is_none() && !escapes {
+        if !escapes {
             self.write_quoted(content, false);
         } else {
             self.write_escaped(s, content)?;
