@@ -63,8 +63,9 @@ GLUE
 # Debian's /usr/bin/wasm-opt (binaryen 108) breaks wasm-bindgen's externref table: always use the npm one.
 # `--no-inline` (before -O3, by the names wasm-bindgen keeps) leaves as calls functions that run once per call,
 # per chunk or per schema: binaryen inlines every function with one caller, whatever LLVM decided, and
-# inlined these cost 911 bytes gzipped more. Their calls are not per token: parseAndRepair on the script
-# documents, streams and extraction measured the same time (0.96–1.03, A/B in one process).
+# inlined these cost 911 bytes gzipped more. Their calls are not per token: A/B in one process,
+# parseAndRepair on the script documents 0.96–1.01 the time, extraction 0.96–0.99, streams within their
+# run-to-run spread (0.89–1.10, rows moving both ways).
 # The patterns match the names' ends; a trailing `*` takes a function's closures too.
 noinline=('compile_node*' 'Validator*keyword*' 'Schema>::compile' 'repair::candidates' 'Cleaner>::new'
   utf16_to_utf8_in_place 'JsPartialJson>::push')
