@@ -157,6 +157,13 @@ pub fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-' | b'+' | b'.') || b >= 0x80
 }
 
+/// The prefix letters of a string Python's `repr` writes, either case: `u` (a Python 2 unicode
+/// string, `u'text'`) and `b` (bytes, `b'data'`). Only before a straight quote are they one.
+#[inline]
+pub fn is_string_prefix(b: u8) -> bool {
+    matches!(b | 0x20, b'u' | b'b')
+}
+
 /// Bytes that may start an identifier (unquoted key or bare word value).
 #[inline]
 pub fn is_ident_start(b: u8) -> bool {

@@ -5,7 +5,8 @@
 
 use super::chars::{
     find_byte, find_byte3, find_byte3_far, find_byte_far, find_tag_or_fence, invisible_len,
-    is_ident_start, is_json_ws, is_word_byte, quote_at, skip_json_ws, starts_with_at, NBSP,
+    is_ident_start, is_json_ws, is_string_prefix, is_word_byte, quote_at, skip_json_ws,
+    starts_with_at, NBSP,
 };
 use crate::prelude::*;
 use crate::reasoning::{any_tag_at, is_at, tag_at, LONGEST_CLOSING_TAG, REASONING_TAGS};
@@ -340,7 +341,7 @@ fn is_strong_start(s: &[u8], i: usize) -> bool {
     }
     let Some(&b) = s.get(j) else { return false };
     // A quote, also after the prefix of a Python string (`{u'name': …`, `[b'data']`).
-    let prefix = matches!(b | 0x20, b'u' | b'b') && matches!(s.get(j + 1), Some(b'\'' | b'"'));
+    let prefix = is_string_prefix(b) && matches!(s.get(j + 1), Some(b'\'' | b'"'));
     if quote_at(s, j).is_some()
         || prefix
         || starts_with_at(s, j, b"\\\"")

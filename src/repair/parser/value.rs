@@ -68,14 +68,13 @@ impl Parser<'_> {
         }
     }
 
-    /// Whether the prefix of a string Python's `repr` writes starts at `i`: `u` (a Python 2 unicode
-    /// string, `u'text'`) or `b` (bytes, `b'data'`), either case, right before a straight quote. Not
-    /// before a `'` and a colon where a `key` is read (`{b': 1}`: the key `b` missing its opening
-    /// quote), nor before a `"` and a delimiter: `repr` writes double quotes only around an
-    /// apostrophe, and there the quote ends the word `u` or `b` (`["a" b", "c"]`).
+    /// Whether the prefix of a string Python's `repr` writes ([`is_string_prefix`]) starts at `i`, right
+    /// before a straight quote. Not before a `'` and a colon where a `key` is read (`{b': 1}`: the key
+    /// `b` missing its opening quote), nor before a `"` and a delimiter: `repr` writes double quotes
+    /// only around an apostrophe, and there the quote ends the word `u` or `b` (`["a" b", "c"]`).
     pub(super) fn string_prefix_at(&self, i: usize, key: bool) -> Result<bool, Stop> {
         let s = self.input.seen();
-        if !s.at(i)?.is_some_and(|b| matches!(b | 0x20, b'u' | b'b')) {
+        if !s.at(i)?.is_some_and(is_string_prefix) {
             return Ok(false);
         }
         let next = s.at(i + 2);
