@@ -235,7 +235,11 @@ fn fence_at(s: &[u8], i: usize) -> Option<Fence> {
         j += 1;
     }
     let tag_start = j;
-    while j < s.len() && !s[j].is_ascii_whitespace() && !matches!(s[j], b'{' | b'[' | b'`' | b'~') {
+    // A backslash ends the tag too: a response escaped once writes its line breaks as `\n`.
+    while j < s.len()
+        && !s[j].is_ascii_whitespace()
+        && !matches!(s[j], b'{' | b'[' | b'`' | b'~' | b'\\')
+    {
         j += 1;
     }
     let tag = &s[tag_start..j];
@@ -243,10 +247,7 @@ fn fence_at(s: &[u8], i: usize) -> Option<Fence> {
         || [&b"json"[..], b"jsonc", b"json5"]
             .iter()
             .any(|t| tag.len() == t.len() && is_at(tag, 0, t));
-    let mut k = j;
-    while k < s.len() && s[k].is_ascii_whitespace() {
-        k += 1;
-    }
+    let k = past_space(s, j);
     Some(Fence {
         marker,
         after_run,
@@ -326,19 +327,24 @@ fn find_fenced(s: &[u8], from: usize, tags: bool) -> Option<(usize, Fence)> {
     weak
 }
 
+/// The offset past the whitespace at `j`, escaped whitespace included: JSON or a fence's opening line
+/// that was escaped once writes its line breaks as `\n` (see `source::is_escaped`).
+fn past_space(s: &[u8], mut j: usize) -> usize {
+    loop {
+        match (s.get(j), s.get(j + 1)) {
+            (Some(b'\\'), Some(b'n' | b'r' | b't')) => j += 2,
+            (Some(&b), _) if b.is_ascii_whitespace() => j += 1,
+            _ if starts_with_at(s, j, NBSP) => j += NBSP.len(),
+            _ => return j,
+        }
+    }
+}
+
 /// Whether the `{` or `[` at `i` starts something that reads as JSON rather than prose such as
 /// `[1]`-style references are accepted; `{name}` placeholders and `[see below]` are not.
 #[cfg_attr(shipped, optimize(size))]
 fn is_strong_start(s: &[u8], i: usize) -> bool {
-    let mut j = i + 1;
-    loop {
-        match (s.get(j), s.get(j + 1)) {
-            // Escaped whitespace: JSON that was escaped (see `source::is_escaped`).
-            (Some(b'\\'), Some(b'n' | b'r' | b't')) => j += 2,
-            (Some(&b), _) if b.is_ascii_whitespace() || starts_with_at(s, j, NBSP) => j += 1,
-            _ => break,
-        }
-    }
+    let j = past_space(s, i + 1);
     let Some(&b) = s.get(j) else { return false };
     // A quote, also after the prefix of a Python string (`{u'name': …`, `[b'data']`).
     let prefix = is_string_prefix(b) && matches!(s.get(j + 1), Some(b'\'' | b'"'));
