@@ -108,6 +108,7 @@ export type {
   OpenAIStreamOptions,
   AnthropicStreamOptions,
   ProviderQueryOptions,
+  OpenAIQueryOptions,
   FetchLike,
 } from './providers.js';
 export { JsonRepairError, ModuleTrapError } from './errors.js';

@@ -24,9 +24,9 @@ export type StreamFormat = 'openai' | 'anthropic' | 'text';
 /** Options of {@link objectStream}: those of `PartialJsonParser` (the schema among them), and how to read the source. */
 export interface ObjectStreamOptions<T = unknown> extends PartialJsonOptions<T> {
   /**
-   * An OpenAI-compatible or an Anthropic event stream, or plain text. By default a `Response` whose
-   * content type is `text/event-stream` is an event stream whose provider its first event tells; any other
-   * source is text.
+   * An OpenAI event stream (chat completions, OpenAI-compatible servers, or the Responses API), an Anthropic
+   * one, or plain text. By default a `Response` whose content type is `text/event-stream` is an event stream
+   * whose provider its first event tells; any other source is text.
    */
   readonly format?: StreamFormat;
   /** Read a tool call's arguments instead of the text: `true` for the first call, or the tool's name. */
@@ -75,12 +75,17 @@ function deferred<V>(): { promise: Promise<V>; resolve: (v: V) => void; reject: 
   return { promise, resolve, reject };
 }
 
-/** The provider of an event stream, from its first event: Anthropic's events name their type, OpenAI's carry `choices`. */
+/**
+ * The provider of an event stream, from its first event: Anthropic's events name their type, and so do those
+ * of OpenAI's Responses API, all `response.…`; a chat completion's carry `choices`.
+ */
 function providerOf(first: ServerSentEvent): 'openai' | 'anthropic' {
+  if (first.event.startsWith('response.')) return 'openai';
   if (first.event !== 'message') return 'anthropic';
   try {
     const payload = JSON.parse(first.data) as { type?: unknown };
-    if (payload !== null && typeof payload === 'object' && typeof payload.type === 'string') return 'anthropic';
+    if (payload !== null && typeof payload === 'object' && typeof payload.type === 'string')
+      return payload.type.startsWith('response.') ? 'openai' : 'anthropic';
   } catch {
     // `[DONE]` or a broken event: the OpenAI reader reports it.
   }

@@ -232,10 +232,25 @@ function errorEvent(provider: Provider, payload: Json, body: string): ProviderEr
   });
 }
 
-function openAIMessage(completion: unknown, choice: number): Json {
+/** A chat completion or a Responses API response, its error thrown. */
+function openAIObject(completion: unknown, fn: string): Json {
   const c = obj(completion);
-  if (c === undefined) throw new TypeError('openAIText: expected a chat completion object');
+  if (c === undefined) throw new TypeError(`${fn}: expected a chat completion or a response object`);
   if (obj(c.error) !== undefined) throw errorEvent('openai', c, JSON.stringify(c));
+  return c;
+}
+
+/**
+ * The output items of a Responses API response (`/responses`: `object: 'response'` and an `output` array),
+ * or `undefined` for a chat completion.
+ */
+function responseOutput(c: Json): Json[] | undefined {
+  return Array.isArray(c.output) && c.choices === undefined
+    ? c.output.map(obj).filter((item): item is Json => item !== undefined)
+    : undefined;
+}
+
+function openAIMessage(c: Json, choice: number): Json {
   const choices = c.choices;
   const message = Array.isArray(choices) ? obj(obj(choices[choice])?.message) : undefined;
   if (message === undefined) {
@@ -248,14 +263,31 @@ function openAIMessage(completion: unknown, choice: number): Json {
   return message;
 }
 
+function refusalError(refusal: string): ProviderError {
+  return new ProviderError(`openai: the model refused: ${refusal}`, { provider: 'openai', code: 'refusal' });
+}
+
+const NO_TEXT = 'openai: the message has no text content (read tool calls with openAIToolArguments)';
+
 /**
- * The text of a chat completion: `choices[choice].message.content`, a string or an array of content parts
- * (their `text`s joined).
+ * The text of a chat completion, `choices[choice].message.content` (a string, or content parts whose `text`s
+ * are joined), or of a Responses API response (the `output_text` parts of its messages, joined, as the SDKs'
+ * `output_text` joins them; `choice` does not apply).
  *
  * @throws {ProviderError} `refusal` when the model refused, `no_text` when the message holds only tool calls.
  */
 export function openAIText(completion: unknown, options?: { readonly choice?: number }): string {
-  const message = openAIMessage(completion, options?.choice ?? 0);
+  const c = openAIObject(completion, 'openAIText');
+  const output = responseOutput(c);
+  if (output !== undefined) {
+    const parts = output.filter((item) => item.type === 'message').flatMap((m) => asArray(m.content).map(obj));
+    const texts = parts.filter((p) => p?.type === 'output_text' && typeof p.text === 'string');
+    if (texts.length > 0) return texts.map((p) => p!.text as string).join('');
+    const refusal = parts.find((p) => p?.type === 'refusal' && typeof p.refusal === 'string');
+    if (refusal !== undefined) throw refusalError(refusal!.refusal as string);
+    throw new ProviderError(NO_TEXT, { provider: 'openai', code: 'no_text' });
+  }
+  const message = openAIMessage(c, options?.choice ?? 0);
   const content = message.content;
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
@@ -263,25 +295,31 @@ export function openAIText(completion: unknown, options?: { readonly choice?: nu
       .map((p) => (obj(p)?.type === 'text' && typeof obj(p)?.text === 'string' ? (obj(p)!.text as string) : ''))
       .join('');
   }
-  if (typeof message.refusal === 'string')
-    throw new ProviderError(`openai: the model refused: ${message.refusal}`, { provider: 'openai', code: 'refusal' });
-  throw new ProviderError('openai: the message has no text content (read tool calls with openAIToolArguments)', {
-    provider: 'openai',
-    code: 'no_text',
-  });
+  if (typeof message.refusal === 'string') throw refusalError(message.refusal);
+  throw new ProviderError(NO_TEXT, { provider: 'openai', code: 'no_text' });
+}
+
+function asArray(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
 }
 
 /**
- * The arguments text of a tool call in a chat completion (the first, or the first named `name`); also the
- * legacy `function_call`. The text is what the model wrote: read it with `parseAndRepair` or `extract`.
+ * The arguments text of a tool call (the first, or the first named `name`): in a chat completion, its
+ * `tool_calls` or the legacy `function_call`; in a Responses API response, its `function_call` items. The text
+ * is what the model wrote: read it with `parseAndRepair` or `extract`.
  */
 export function openAIToolArguments(
   completion: unknown,
   options?: { readonly name?: string; readonly choice?: number },
 ): string {
-  const message = openAIMessage(completion, options?.choice ?? 0);
-  const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
-  const fns = [...calls.map((c) => obj(obj(c)?.function)), obj(message.function_call)];
+  const c = openAIObject(completion, 'openAIToolArguments');
+  const output = responseOutput(c);
+  let fns: (Json | undefined)[];
+  if (output !== undefined) fns = output.filter((item) => item.type === 'function_call');
+  else {
+    const message = openAIMessage(c, options?.choice ?? 0);
+    fns = [...asArray(message.tool_calls).map((call) => obj(obj(call)?.function)), obj(message.function_call)];
+  }
   for (const fn of fns) {
     if (fn === undefined || typeof fn.arguments !== 'string') continue;
     if (options?.name === undefined || fn.name === options.name) return fn.arguments;
@@ -315,11 +353,27 @@ export interface AnthropicStreamOptions {
 }
 
 /**
- * The text deltas of an OpenAI-compatible chat-completions stream (`stream: true`), ending at `[DONE]`.
- * An error event throws a {@link ProviderError} (status 429/500 for rate limits and server errors).
+ * The text deltas of an OpenAI stream: a chat-completions stream (`stream: true`, OpenAI-compatible servers
+ * too), ending at `[DONE]`, or a Responses API stream (`/responses`), ending at `response.completed` or
+ * `response.incomplete`. An error event (or `response.failed`) throws a {@link ProviderError} (status 429/500
+ * for rate limits and server errors); so does a refusal, code `refusal`, when the model wrote no text.
  */
 export function openAITextStream(source: ByteSource, options?: OpenAIStreamOptions): AsyncGenerator<string> {
   return openAIDeltas(serverSentEvents(source, options), options);
+}
+
+/** The status of an OpenAI stream as its events are read. */
+interface OpenAIState {
+  /** Whether anything was yielded. */
+  yielded: boolean;
+  /** What the model wrote as a refusal. */
+  refusal: string;
+  /** The tool call being followed: its index in a chat completion's `tool_calls` (−1 for `function_call`), or its output index in a response. */
+  call: number | undefined;
+  /** Whether the followed call of a response has had an arguments delta. */
+  callDeltas: boolean;
+  /** Whether a response has had a text delta. */
+  textDeltas: boolean;
 }
 
 /** {@link openAITextStream} over events already parsed. */
@@ -327,39 +381,115 @@ export async function* openAIDeltas(
   events: AsyncIterable<ServerSentEvent>,
   options?: OpenAIStreamOptions,
 ): AsyncGenerator<string> {
-  const choice = options?.choice ?? 0;
-  const want = options?.toolArguments ?? false;
-  let callIndex: number | undefined; // the tool call being followed
+  const state: OpenAIState = {
+    yielded: false,
+    refusal: '',
+    call: undefined,
+    callDeltas: false,
+    textDeltas: false,
+  };
   for await (const ev of events) {
-    if (ev.data === '[DONE]') return;
+    if (ev.data === '[DONE]') break;
     const chunk = parsed(ev.data, 'openai');
     if (obj(chunk.error) !== undefined) throw errorEvent('openai', chunk, ev.data);
-    const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
-    const entry = choices.map(obj).find((c) => c !== undefined && (c.index ?? 0) === choice);
-    const delta = obj(entry?.delta);
-    if (delta === undefined) continue;
-    if (options?.onReasoning !== undefined) {
-      const thought = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
-      if (typeof thought === 'string' && thought !== '') options.onReasoning(thought);
-    }
-    if (want === false) {
-      if (typeof delta.content === 'string' && delta.content !== '') yield delta.content;
-      continue;
-    }
-    const calls = Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
-    for (const c of calls.map(obj)) {
-      if (c === undefined) continue;
-      const index = typeof c.index === 'number' ? c.index : 0;
-      const fn = obj(c.function);
-      if (callIndex === undefined && (want === true || fn?.name === want)) callIndex = index;
-      if (index === callIndex && typeof fn?.arguments === 'string' && fn.arguments !== '') yield fn.arguments;
-    }
-    const legacy = obj(delta.function_call);
-    if (legacy !== undefined) {
-      if (callIndex === undefined && (want === true || legacy.name === want)) callIndex = -1;
-      if (callIndex === -1 && typeof legacy.arguments === 'string' && legacy.arguments !== '') yield legacy.arguments;
+    // A response's events name their type; a chat completion's chunks carry `choices`.
+    const step =
+      typeof chunk.type === 'string' && chunk.choices === undefined
+        ? responseStep(chunk, state, options)
+        : chatStep(chunk, state, options);
+    if (step === null) break;
+    for (const piece of step) {
+      state.yielded = true;
+      yield piece;
     }
   }
+  if (!state.yielded && state.refusal !== '') throw refusalError(state.refusal);
+}
+
+/** What one chat-completion chunk adds to an OpenAI stream. */
+function chatStep(chunk: Json, state: OpenAIState, options: OpenAIStreamOptions | undefined): string[] {
+  const choice = options?.choice ?? 0;
+  const want = options?.toolArguments ?? false;
+  const entry = asArray(chunk.choices)
+    .map(obj)
+    .find((c) => c !== undefined && (c.index ?? 0) === choice);
+  const delta = obj(entry?.delta);
+  if (delta === undefined) return [];
+  if (options?.onReasoning !== undefined) {
+    const thought = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
+    if (typeof thought === 'string' && thought !== '') options.onReasoning(thought);
+  }
+  if (want === false) {
+    if (typeof delta.refusal === 'string') state.refusal += delta.refusal;
+    return typeof delta.content === 'string' && delta.content !== '' ? [delta.content] : [];
+  }
+  const out: string[] = [];
+  for (const c of asArray(delta.tool_calls).map(obj)) {
+    if (c === undefined) continue;
+    const index = typeof c.index === 'number' ? c.index : 0;
+    const fn = obj(c.function);
+    if (state.call === undefined && (want === true || fn?.name === want)) state.call = index;
+    if (index === state.call && typeof fn?.arguments === 'string' && fn.arguments !== '') out.push(fn.arguments);
+  }
+  const legacy = obj(delta.function_call);
+  if (legacy !== undefined) {
+    if (state.call === undefined && (want === true || legacy.name === want)) state.call = -1;
+    if (state.call === -1 && typeof legacy.arguments === 'string' && legacy.arguments !== '')
+      out.push(legacy.arguments);
+  }
+  return out;
+}
+
+/**
+ * What one Responses API event adds to an OpenAI stream; `null` at its end. A server that sends an item's
+ * text or arguments only whole (in `response.output_text.done` or `response.output_item.done`, no deltas) is
+ * read too.
+ */
+function responseStep(event: Json, state: OpenAIState, options: OpenAIStreamOptions | undefined): string[] | null {
+  const want = options?.toolArguments ?? false;
+  const delta = typeof event.delta === 'string' ? event.delta : '';
+  switch (event.type) {
+    case 'response.completed':
+    case 'response.incomplete':
+      return null;
+    case 'response.failed':
+      throw errorEvent('openai', obj(event.response) ?? {}, JSON.stringify(event));
+    case 'error':
+      // Documented with `code` and `message` on the event; sent with them in an `error` object (read above).
+      throw errorEvent('openai', { error: { code: event.code, message: event.message } }, JSON.stringify(event));
+    case 'response.reasoning_summary_text.delta':
+    case 'response.reasoning_text.delta':
+      if (delta !== '') options?.onReasoning?.(delta);
+      return [];
+  }
+  if (want === false) {
+    if (event.type === 'response.refusal.delta') state.refusal += delta;
+    if (event.type === 'response.output_text.delta') {
+      state.textDeltas = true;
+      return delta === '' ? [] : [delta];
+    }
+    // Text sent whole, with no deltas before.
+    if (event.type === 'response.output_text.done' && !state.textDeltas && typeof event.text === 'string')
+      return event.text === '' ? [] : [event.text];
+    return [];
+  }
+  const index = typeof event.output_index === 'number' ? event.output_index : 0;
+  if (event.type === 'response.function_call_arguments.delta') {
+    if (index !== state.call || delta === '') return [];
+    state.callDeltas = true;
+    return [delta];
+  }
+  const item = obj(event.item);
+  if (item?.type !== 'function_call') return [];
+  if (event.type === 'response.output_item.added' && state.call === undefined && (want === true || item.name === want))
+    state.call = index;
+  // Arguments sent whole: in the item when it is added or done, with no deltas between.
+  const whole = typeof item.arguments === 'string' && item.arguments !== '' && !state.callDeltas;
+  if (event.type === 'response.output_item.done' && state.call === undefined && (want === true || item.name === want))
+    state.call = index;
+  if (index !== state.call || !whole) return [];
+  state.callDeltas = true;
+  return [item.arguments as string];
 }
 
 function anthropicBlocks(message: unknown): Json[] {
@@ -570,24 +700,45 @@ function queryOf(options: ProviderQueryOptions, p: Protocol): Query {
   };
 }
 
+/** Options of {@link createOpenAIQuery}. */
+export interface OpenAIQueryOptions extends ProviderQueryOptions {
+  /**
+   * The endpoint: `'chat'` (default) for `/chat/completions`, `'responses'` for OpenAI's Responses API
+   * (`/responses`, also served by OpenRouter, vLLM, Ollama and other gateways).
+   */
+  readonly api?: 'chat' | 'responses';
+}
+
 /**
  * A `query` for {@link queryWithCorrection} that asks an OpenAI-compatible `/chat/completions` endpoint
- * (OpenAI, vLLM, llama.cpp, Ollama, LM Studio, …) and resolves to the answer's text. HTTP errors reject with
- * a {@link ProviderError} carrying `status` and `retryAfterMs`, so 429 and 5xx are retried as transport errors.
+ * (OpenAI, vLLM, llama.cpp, Ollama, LM Studio, …), or with `api: 'responses'` the Responses API, and resolves
+ * to the answer's text. HTTP errors reject with a {@link ProviderError} carrying `status` and `retryAfterMs`,
+ * so 429 and 5xx are retried as transport errors.
  */
-export function createOpenAIQuery(options: ProviderQueryOptions): Query {
+export function createOpenAIQuery(options: OpenAIQueryOptions): Query {
+  const responses = options?.api === 'responses';
+  if (options?.api !== undefined && options.api !== 'chat' && !responses)
+    throw new RangeError(`createOpenAIQuery: api must be 'chat' or 'responses', got ${String(options.api)}`);
   return queryOf(options, {
     provider: 'openai',
-    url: endpoint(options, 'https://api.openai.com/v1', '/chat/completions'),
+    url: endpoint(options, 'https://api.openai.com/v1', responses ? '/responses' : '/chat/completions'),
     headers: options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` },
-    body: (prompt) => ({
-      model: options.model,
-      messages: [
-        ...(options.system === undefined ? [] : [{ role: 'system', content: options.system }]),
-        { role: 'user', content: prompt },
-      ],
-      ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
-    }),
+    body: (prompt) =>
+      responses
+        ? {
+            model: options.model,
+            input: prompt,
+            ...(options.system === undefined ? {} : { instructions: options.system }),
+            ...(options.maxTokens === undefined ? {} : { max_output_tokens: options.maxTokens }),
+          }
+        : {
+            model: options.model,
+            messages: [
+              ...(options.system === undefined ? [] : [{ role: 'system', content: options.system }]),
+              { role: 'user', content: prompt },
+            ],
+            ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
+          },
     text: (json) => openAIText(json),
     stream: (response) => openAITextStream(response),
   });

@@ -1,6 +1,6 @@
-// objectStream against local servers speaking OpenAI-style and Anthropic-style SSE: odd chunking, reasoning
-// deltas, tool-call deltas, early exit, abort, an error mid-stream, and the ways to read it (iteration, a
-// ReadableStream, only the result).
+// objectStream against local servers speaking OpenAI-style SSE (chat completions and the Responses API) and
+// Anthropic-style SSE: odd chunking, reasoning deltas, tool-call deltas, early exit, abort, an error
+// mid-stream, and the ways to read it (iteration, a ReadableStream, only the result).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -13,6 +13,7 @@ const answer =
 
 const openaiEvent = (delta) =>
   `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta }] })}\n\n`;
+const responsesEvent = (type, body) => `event: ${type}\ndata: ${JSON.stringify({ type, ...body })}\n\n`;
 const anthropicEvent = (type, body) => `event: ${type}\ndata: ${JSON.stringify({ type, ...body })}\n\n`;
 
 /** The body each path streams, as one string, cut into pieces of `size` bytes (odd sizes split events, lines and characters). */
@@ -43,6 +44,17 @@ const bodies = {
         .match(/.{1,9}/gsu)
         .map((t) => anthropicEvent('content_block_delta', { index: 1, delta: { type: 'text_delta', text: t } })),
       anthropicEvent('message_stop', {}),
+    ].join(''),
+  '/responses': () =>
+    [
+      responsesEvent('response.created', {
+        response: { id: 'r', object: 'response', status: 'in_progress', output: [] },
+      }),
+      responsesEvent('response.reasoning_summary_text.delta', { output_index: 0, delta: 'The guard is wary.' }),
+      ...answer
+        .match(/.{1,5}/gsu)
+        .map((delta) => responsesEvent('response.output_text.delta', { output_index: 1, delta })),
+      responsesEvent('response.completed', { response: { id: 'r', object: 'response', status: 'completed' } }),
     ].join(''),
   '/text': () => answer,
   '/fail': () =>
@@ -89,7 +101,7 @@ async function collect(stream) {
   return updates;
 }
 
-for (const path of ['/openai', '/anthropic', '/text']) {
+for (const path of ['/openai', '/responses', '/anthropic', '/text']) {
   test(`${path}: typed partial values as the text arrives, reasoning apart, the checked result at the end`, async () => {
     for (const size of [1, 7, 64]) {
       const stream = objectStream(await fetch(`${url}${path}?size=${size}`), { schema: Turn });
@@ -102,7 +114,7 @@ for (const path of ['/openai', '/anthropic', '/text']) {
       assert.equal(await stream.text, answer);
       const reasoning = await stream.reasoning;
       assert.match(reasoning, /Draft: \{"chosenIndex": 9/);
-      if (path === '/openai') assert.match(reasoning, /^The guard is wary\./);
+      if (path === '/openai' || path === '/responses') assert.match(reasoning, /^The guard is wary\./);
       if (path === '/anthropic') assert.match(reasoning, /^Pick 2\./);
       // Never the draft inside the reasoning; the speech grows; the enum is held until complete.
       const shown = updates.slice(0, -1).map((u) => u.partial);

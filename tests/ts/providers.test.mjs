@@ -385,3 +385,207 @@ test('reasoning deltas go to onReasoning, never into the text: reasoning_content
   assert.equal(answer.join(''), 'Sure: {"chosenIndex": 2,}');
   assert.deepEqual(thinking, ['Pick 2.']);
 });
+
+/** A Responses API response as `/responses` returns it: reasoning, a message, two function calls. */
+const response = (output, extra = {}) => ({
+  id: 'resp_1',
+  object: 'response',
+  status: 'completed',
+  error: null,
+  output,
+  ...extra,
+});
+const responseOutput = [
+  { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Pick 2.' }] },
+  {
+    type: 'message',
+    id: 'msg_1',
+    role: 'assistant',
+    content: [
+      { type: 'output_text', text: 'Sure: {"chosen', annotations: [] },
+      { type: 'output_text', text: 'Index": 2,}', annotations: [] },
+    ],
+  },
+  { type: 'function_call', id: 'fc_1', call_id: 'c1', name: 'look', arguments: '{"dir": "north"}' },
+  { type: 'function_call', id: 'fc_2', call_id: 'c2', name: 'act', arguments: "{'chosenIndex': 2,}" },
+];
+
+test('openAIText and openAIToolArguments read Responses API responses: output_text parts, refusals, function calls, failures', () => {
+  assert.equal(openAIText(response(responseOutput)), 'Sure: {"chosenIndex": 2,}');
+  assert.equal(openAIToolArguments(response(responseOutput)), '{"dir": "north"}');
+  assert.deepEqual(parseAndRepair(openAIToolArguments(response(responseOutput), { name: 'act' })), { chosenIndex: 2 });
+  assert.throws(
+    () => openAIToolArguments(response(responseOutput), { name: 'nope' }),
+    (e) => e instanceof ProviderError && e.code === 'no_tool_call',
+  );
+  assert.throws(
+    () =>
+      openAIText(response([{ type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal: 'No.' }] }])),
+    (e) => e instanceof ProviderError && e.code === 'refusal' && /No\./.test(e.message),
+  );
+  assert.throws(
+    () => openAIText(response(responseOutput.slice(2))),
+    (e) => e.code === 'no_text' && /openAIToolArguments/.test(e.message),
+  );
+  assert.throws(
+    () => openAIText(response([], { status: 'failed', error: { code: 'server_error', message: 'The model crashed' } })),
+    (e) => e instanceof ProviderError && e.status === 500 && isTransportError(e) && /crashed/.test(e.message),
+  );
+  // A chat completion is still read as one, whatever else it holds.
+  assert.equal(openAIText({ ...completion({ role: 'assistant', content: 'x' }), output: [] }), 'x');
+});
+
+/** The events of a streamed Responses API call, as `event:`/`data:` pairs. */
+const responseEvent = (type, body = {}) =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: 0, ...body })}\n\n`;
+const responseEvents = (text, args) => [
+  responseEvent('response.created', { response: response([], { status: 'in_progress' }) }),
+  responseEvent('response.output_item.added', {
+    output_index: 0,
+    item: { type: 'reasoning', id: 'rs_1', summary: [] },
+  }),
+  responseEvent('response.reasoning_summary_text.delta', { item_id: 'rs_1', output_index: 0, delta: 'Pick ' }),
+  responseEvent('response.reasoning_summary_text.delta', { item_id: 'rs_1', output_index: 0, delta: '2.' }),
+  responseEvent('response.output_item.added', { output_index: 1, item: { type: 'message', id: 'msg_1', content: [] } }),
+  ...text.map((delta) =>
+    responseEvent('response.output_text.delta', { item_id: 'msg_1', output_index: 1, content_index: 0, delta }),
+  ),
+  responseEvent('response.output_text.done', {
+    item_id: 'msg_1',
+    output_index: 1,
+    content_index: 0,
+    text: text.join(''),
+  }),
+  ...['look', 'act'].flatMap((name, k) => [
+    responseEvent('response.output_item.added', {
+      output_index: 2 + k,
+      item: { type: 'function_call', id: `fc_${k}`, name, arguments: '' },
+    }),
+    ...args.map((delta) =>
+      responseEvent('response.function_call_arguments.delta', {
+        item_id: `fc_${k}`,
+        output_index: 2 + k,
+        delta: `${name}:${delta}`,
+      }),
+    ),
+    responseEvent('response.output_item.done', {
+      output_index: 2 + k,
+      item: { type: 'function_call', id: `fc_${k}`, name, arguments: args.map((a) => `${name}:${a}`).join('') },
+    }),
+  ]),
+  responseEvent('response.completed', { response: response(responseOutput) }),
+];
+
+test('openAITextStream reads a Responses API stream: text, reasoning summaries, a named call’s arguments, errors, refusals', async () => {
+  const events = responseEvents(['Sure: {"chosen', 'Index": 2,}'], ['{"x"', ': 1}']);
+  const thoughts = [];
+  assert.equal(
+    (await all(openAITextStream(events, { onReasoning: (d) => thoughts.push(d) }))).join(''),
+    'Sure: {"chosenIndex": 2,}',
+  );
+  assert.deepEqual(thoughts, ['Pick ', '2.']);
+  assert.deepEqual(await all(openAITextStream(events, { toolArguments: true })), ['look:{"x"', 'look:: 1}']);
+  assert.deepEqual(await all(openAITextStream(events, { toolArguments: 'act' })), ['act:{"x"', 'act:: 1}']);
+  assert.deepEqual(await all(openAITextStream(events, { toolArguments: 'other' })), []);
+  // Every split of the bytes gives the same deltas.
+  const body = bytes(events.join(''));
+  for (const size of [1, 3, 50]) {
+    const chunks = [];
+    for (let i = 0; i < body.length; i += size) chunks.push(body.subarray(i, i + size));
+    assert.equal((await all(openAITextStream(chunks))).join(''), 'Sure: {"chosenIndex": 2,}');
+  }
+  // The stream ends at response.completed (and response.incomplete): nothing after it is read.
+  const after = [...events, responseEvent('response.output_text.delta', { delta: 'late' })];
+  assert.equal((await all(openAITextStream(after))).join(''), 'Sure: {"chosenIndex": 2,}');
+  const cut = [
+    ...events.slice(0, 6),
+    responseEvent('response.incomplete', { response: response([], { status: 'incomplete' }) }),
+    responseEvent('response.output_text.delta', { delta: 'late' }),
+  ];
+  assert.equal((await all(openAITextStream(cut))).join(''), 'Sure: {"chosen');
+  // A server that sends text and arguments only whole.
+  const whole = [
+    responseEvent('response.output_text.done', { output_index: 0, content_index: 0, text: '{"a": 1}' }),
+    responseEvent('response.output_item.done', {
+      output_index: 1,
+      item: { type: 'function_call', name: 'act', arguments: '[1]' },
+    }),
+    responseEvent('response.completed'),
+  ];
+  assert.deepEqual(await all(openAITextStream(whole)), ['{"a": 1}']);
+  assert.deepEqual(await all(openAITextStream(whole, { toolArguments: 'act' })), ['[1]']);
+  // Errors: the documented `error` event, the one servers send (an `error` object), and response.failed.
+  const begun = events.slice(0, 6);
+  await assert.rejects(
+    all(openAITextStream([...begun, responseEvent('error', { code: 'server_error', message: 'boom', param: null })])),
+    (e) => e instanceof ProviderError && e.provider === 'openai' && e.status === 500 && /boom/.test(e.message),
+  );
+  await assert.rejects(
+    all(
+      openAITextStream([
+        ...begun,
+        responseEvent('error', { error: { type: 'invalid_request_error', message: 'bad' } }),
+      ]),
+    ),
+    (e) => e.code === 'invalid_request_error' && /bad/.test(e.message),
+  );
+  await assert.rejects(
+    all(
+      openAITextStream([
+        ...begun,
+        responseEvent('response.failed', {
+          response: response([], { status: 'failed', error: { code: 'rate_limit_exceeded', message: 'slow down' } }),
+        }),
+      ]),
+    ),
+    (e) => e.status === 429 && isTransportError(e) && /slow down/.test(e.message),
+  );
+  // A refusal with no text is an error, not an empty answer; in a chat completion's stream too.
+  await assert.rejects(
+    all(
+      openAITextStream([
+        responseEvent('response.refusal.delta', { delta: 'I can' }),
+        responseEvent('response.refusal.delta', { delta: 'not.' }),
+        responseEvent('response.completed'),
+      ]),
+    ),
+    (e) => e.code === 'refusal' && /I cannot\./.test(e.message),
+  );
+  await assert.rejects(
+    all(
+      openAITextStream([
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta: { refusal: 'No.' } }] })}\n\n`,
+        'data: [DONE]\n\n',
+      ]),
+    ),
+    (e) => e.code === 'refusal',
+  );
+});
+
+test('createOpenAIQuery with api responses: the request /responses takes, its answer and its stream', async () => {
+  const requests = [];
+  const reply = (body, type) => new Response(body, { status: 200, headers: { 'content-type': type } });
+  const fetchLike = async (url, init) => {
+    const body = JSON.parse(init.body);
+    requests.push({ url, body });
+    if (body.stream === true) return reply(responseEvents(['{"a"', ': 1}'], []).join(''), 'text/event-stream');
+    return reply(JSON.stringify(response(responseOutput)), 'application/json');
+  };
+  const options = {
+    baseURL: 'http://h/v1',
+    model: 'm',
+    system: 'sys',
+    maxTokens: 50,
+    api: 'responses',
+    fetch: fetchLike,
+  };
+  assert.equal(await createOpenAIQuery(options)('p'), 'Sure: {"chosenIndex": 2,}');
+  assert.deepEqual(requests[0], {
+    url: 'http://h/v1/responses',
+    body: { model: 'm', input: 'p', instructions: 'sys', max_output_tokens: 50 },
+  });
+  const deltas = [];
+  assert.equal(await createOpenAIQuery({ ...options, stream: true, onDelta: (d) => deltas.push(d) })('p'), '{"a": 1}');
+  assert.deepEqual(deltas, ['{"a"', ': 1}']);
+  assert.throws(() => createOpenAIQuery({ model: 'm', api: 'completions' }), RangeError);
+});
