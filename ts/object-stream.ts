@@ -5,11 +5,15 @@
  */
 import { PartialJsonParser, type DeepPartial, type PartialJsonOptions } from './partial.js';
 import {
-  anthropicDeltas,
+  anthropicEventDeltas,
   chunksOf,
-  openAIDeltas,
+  geminiEventDeltas,
+  isEventObject,
+  openAIEventDeltas,
+  prepend,
+  payloads,
   serverSentEvents,
-  type ByteSource,
+  type ProviderStream,
   type ServerSentEvent,
 } from './providers.js';
 import { ChunkDecoder } from './streams.js';
@@ -19,14 +23,15 @@ import type { JsonSchema, InferOutput, StandardSchema } from './standard.js';
 import type { CompiledSchema, SchemaInput } from './schema.js';
 
 /** How a streamed response is written. */
-export type StreamFormat = 'openai' | 'anthropic' | 'text';
+export type StreamFormat = 'openai' | 'anthropic' | 'gemini' | 'text';
 
 /** Options of {@link objectStream}: those of `PartialJsonParser` (the schema among them), and how to read the source. */
 export interface ObjectStreamOptions<T = unknown> extends PartialJsonOptions<T> {
   /**
    * An OpenAI event stream (chat completions, OpenAI-compatible servers, or the Responses API), an Anthropic
-   * one, or plain text. By default a `Response` whose content type is `text/event-stream` is an event stream
-   * whose provider its first event tells; any other source is text.
+   * or a Gemini one, or plain text. By default a `Response` whose content type is `text/event-stream` is an
+   * event stream, and an iterable of objects (an SDK's stream) its events, whose provider the first event
+   * tells; any other source is text.
    */
   readonly format?: StreamFormat;
   /** Read a tool call's arguments instead of the text: `true` for the first call, or the tool's name. */
@@ -61,7 +66,7 @@ export interface ObjectStream<T> extends AsyncIterable<ObjectStreamUpdate<T>> {
   toReadableStream(): ReadableStream<ObjectStreamUpdate<T>>;
 }
 
-const FORMATS: readonly StreamFormat[] = ['openai', 'anthropic', 'text'];
+const FORMATS: readonly StreamFormat[] = ['openai', 'anthropic', 'gemini', 'text'];
 
 /** A promise settled from outside, whose rejection is never reported as unhandled. */
 function deferred<V>(): { promise: Promise<V>; resolve: (v: V) => void; reject: (e: unknown) => void } {
@@ -75,42 +80,46 @@ function deferred<V>(): { promise: Promise<V>; resolve: (v: V) => void; reject: 
   return { promise, resolve, reject };
 }
 
+/** A provider whose events {@link objectStream} reads. */
+type EventFormat = Exclude<StreamFormat, 'text'>;
+
 /**
- * The provider of an event stream, from its first event: Anthropic's events name their type, and so do those
- * of OpenAI's Responses API, all `response.…`; a chat completion's carry `choices`.
+ * The provider of an event stream, from its first event's payload: Anthropic's events name their type, and so
+ * do those of OpenAI's Responses API, all `response.…`; a chat completion's carry `choices`, Gemini's
+ * `candidates` (or `promptFeedback`).
  */
-function providerOf(first: ServerSentEvent): 'openai' | 'anthropic' {
-  if (first.event.startsWith('response.')) return 'openai';
-  if (first.event !== 'message') return 'anthropic';
-  try {
-    const payload = JSON.parse(first.data) as { type?: unknown };
-    if (payload !== null && typeof payload === 'object' && typeof payload.type === 'string')
-      return payload.type.startsWith('response.') ? 'openai' : 'anthropic';
-  } catch {
-    // `[DONE]` or a broken event: the OpenAI reader reports it.
-  }
+function providerOfPayload(payload: unknown): EventFormat {
+  if (payload === null || typeof payload !== 'object') return 'openai';
+  const p = payload as { type?: unknown; choices?: unknown; candidates?: unknown; promptFeedback?: unknown };
+  if (typeof p.type === 'string' && p.choices === undefined)
+    return p.type.startsWith('response.') ? 'openai' : 'anthropic';
+  if (p.choices === undefined && (p.candidates !== undefined || p.promptFeedback !== undefined)) return 'gemini';
   return 'openai';
 }
 
-/** `first`, then the rest of `rest`; closing it closes `rest` (the first yield included). */
-async function* prepend<V>(first: V, rest: AsyncIterator<V>): AsyncGenerator<V> {
+/** The provider of an event stream, from its first server-sent event (its name stands for a missing `type`). */
+function providerOf(first: ServerSentEvent): EventFormat {
+  if (first.event.startsWith('response.')) return 'openai';
+  if (first.event !== 'message') return 'anthropic';
   try {
-    yield first;
-    for (let step = await rest.next(); step.done !== true; step = await rest.next()) yield step.value;
-  } finally {
-    await rest.return?.();
+    return providerOfPayload(JSON.parse(first.data));
+  } catch {
+    // `[DONE]` or a broken event: the OpenAI reader reports it.
+    return 'openai';
   }
 }
 
+const TOOL_NEEDS_EVENTS = 'objectStream: tool is for an event stream (format openai, anthropic or gemini)';
+
 class ObjectStreamReader<T> implements ObjectStream<T> {
-  readonly #source: ByteSource;
+  readonly #source: ProviderStream;
   readonly #options: ObjectStreamOptions<T>;
   #started = false;
   readonly #result = deferred<ExtractResult<T>>();
   readonly #text = deferred<string>();
   readonly #reasoning = deferred<string>();
 
-  constructor(source: ByteSource, options: ObjectStreamOptions<T>) {
+  constructor(source: ProviderStream, options: ObjectStreamOptions<T>) {
     this.#source = source;
     this.#options = options;
     // Checked now, so that a bad option throws at the call, not at the first read.
@@ -175,31 +184,53 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
     const { signal, tool } = this.#options;
     let format = this.#options.format;
     const source = this.#source;
-    if (format === undefined) {
-      const type =
-        typeof Response !== 'undefined' && source instanceof Response ? (source.headers.get('content-type') ?? '') : '';
-      format = /^\s*text\/event-stream/i.test(type) ? undefined : 'text';
-    }
-    if (format === 'text') {
-      if (tool !== undefined)
-        throw new TypeError('objectStream: tool is for an event stream (format openai or anthropic)');
-      const decoder = new ChunkDecoder();
-      for await (const chunk of chunksOf(source, signal)) {
-        const text = decoder.text(chunk);
-        if (text !== '') yield text;
-      }
-      const tail = decoder.end();
-      if (tail !== '') yield tail;
-      return;
-    }
-    const events = serverSentEvents(source, { signal });
-    const first = await events.next();
+    if (format === 'text' && tool !== undefined) throw new TypeError(TOOL_NEEDS_EVENTS);
+    const chunks = chunksOf(source, signal);
+    const first = await chunks.next();
     if (first.done === true) return;
-    const provider = format ?? providerOf(first.value);
-    const all = prepend(first.value, events);
-    const onReasoning = (d: string): void => void thoughts.push(d);
-    if (provider === 'openai') yield* openAIDeltas(all, { toolArguments: tool ?? false, onReasoning });
-    else yield* anthropicDeltas(all, { toolInput: tool ?? false, onReasoning });
+    const all = prepend(first.value, chunks);
+    try {
+      const objects = isEventObject(first.value);
+      if (format === undefined && !objects) {
+        const type =
+          typeof Response !== 'undefined' && source instanceof Response
+            ? (source.headers.get('content-type') ?? '')
+            : '';
+        format = /^\s*text\/event-stream/i.test(type) ? undefined : 'text';
+      }
+      if (format === 'text') {
+        if (objects)
+          throw new TypeError('objectStream: format text reads bytes or text, and the source gave an object');
+        if (tool !== undefined) throw new TypeError(TOOL_NEEDS_EVENTS);
+        const decoder = new ChunkDecoder();
+        for await (const chunk of all) {
+          const text = decoder.text(chunk as string | Uint8Array);
+          if (text !== '') yield text;
+        }
+        const tail = decoder.end();
+        if (tail !== '') yield tail;
+        return;
+      }
+      let events: AsyncIterable<unknown>;
+      let provider: EventFormat;
+      if (objects) {
+        provider = format ?? providerOfPayload(first.value);
+        events = all;
+      } else {
+        const sse = serverSentEvents(all as AsyncIterable<string | Uint8Array>, { signal });
+        const head = await sse.next();
+        if (head.done === true) return;
+        provider = format ?? providerOf(head.value);
+        events = payloads(prepend(head.value, sse), provider);
+      }
+      const onReasoning = (d: string): void => void thoughts.push(d);
+      if (provider === 'openai') yield* openAIEventDeltas(events, { toolArguments: tool ?? false, onReasoning });
+      else if (provider === 'anthropic') yield* anthropicEventDeltas(events, { toolInput: tool ?? false, onReasoning });
+      else yield* geminiEventDeltas(events, { functionCall: tool ?? false, onReasoning });
+    } finally {
+      // Left early or failed: the source is cancelled (a no-op once it has ended).
+      await all.return(undefined);
+    }
   }
 
   async *#run(): AsyncGenerator<ObjectStreamUpdate<T>> {
@@ -255,14 +286,14 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
  * ```
  */
 export function objectStream<S extends StandardSchema>(
-  source: ByteSource,
+  source: ProviderStream,
   options: ObjectStreamOptions<InferOutput<S>> & { readonly schema: S },
 ): ObjectStream<InferOutput<S>>;
 export function objectStream<T = unknown>(
-  source: ByteSource,
+  source: ProviderStream,
   options?: ObjectStreamOptions<T> & { readonly schema?: JsonSchema | CompiledSchema<T> },
 ): ObjectStream<T>;
-export function objectStream<T = unknown>(source: ByteSource, options?: ObjectStreamOptions<T>): ObjectStream<T>;
-export function objectStream<T>(source: ByteSource, options?: ObjectStreamOptions<T>): ObjectStream<T> {
+export function objectStream<T = unknown>(source: ProviderStream, options?: ObjectStreamOptions<T>): ObjectStream<T>;
+export function objectStream<T>(source: ProviderStream, options?: ObjectStreamOptions<T>): ObjectStream<T> {
   return new ObjectStreamReader<T>(source, options ?? {});
 }

@@ -11,7 +11,7 @@
 import { abortError } from './errors.js';
 
 /** Which provider a {@link ProviderError} came from. */
-export type Provider = 'openai' | 'anthropic';
+export type Provider = 'openai' | 'anthropic' | 'gemini';
 
 /** A provider call failed: an HTTP error, an error event in a stream, or a response without the asked-for part. */
 export class ProviderError extends Error {
@@ -64,10 +64,18 @@ export type ByteSource =
   | Iterable<Uint8Array | string>;
 
 /**
- * The chunks of a byte source. Left early (a break, a throw, an error event), a body is cancelled, which ends
- * the request; an aborted `signal` cancels it too, at once, even while a read is waiting.
+ * A provider's stream: its bytes or text (see {@link ByteSource}), or the event objects its SDK yields (the
+ * streams of `openai` and `@anthropic-ai/sdk`, `@google/genai`'s `generateContentStream`), read as the
+ * parsed events they are.
  */
-export async function* chunksOf(source: ByteSource, signal?: AbortSignal): AsyncGenerator<Uint8Array | string> {
+export type ProviderStream = ByteSource | AsyncIterable<object> | Iterable<object>;
+
+/**
+ * The chunks of a byte source (or the objects of an SDK's stream). Left early (a break, a throw, an error
+ * event), a body is cancelled, which ends the request; an aborted `signal` cancels it too, at once, even while
+ * a read is waiting.
+ */
+export async function* chunksOf(source: ProviderStream, signal?: AbortSignal): AsyncGenerator<unknown> {
   if (signal?.aborted) throw abortError(signal, 'reading the stream');
   if (typeof Response !== 'undefined' && source instanceof Response) {
     if (source.body === null) return;
@@ -98,7 +106,7 @@ export async function* chunksOf(source: ByteSource, signal?: AbortSignal): Async
     }
   }
   if (source !== null && typeof source === 'object' && (Symbol.asyncIterator in source || Symbol.iterator in source)) {
-    for await (const chunk of source as AsyncIterable<Uint8Array | string>) {
+    for await (const chunk of source as AsyncIterable<unknown>) {
       if (signal?.aborted) throw abortError(signal, 'reading the stream');
       yield chunk;
     }
@@ -171,7 +179,7 @@ export async function* serverSentEvents(
     if (end) pending = '';
   };
   for await (const chunk of chunksOf(source, options?.signal)) {
-    yield* lines(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }), false);
+    yield* lines(typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true }), false);
   }
   yield* lines(decoder.decode(), true);
 }
@@ -182,10 +190,10 @@ function obj(v: unknown): Json | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
 }
 
-function parsed(data: string, provider: Provider): Json {
-  let v: unknown;
+/** An event's JSON, a {@link ProviderError} when it is not JSON. */
+function parsed(data: string, provider: Provider): unknown {
   try {
-    v = JSON.parse(data);
+    return JSON.parse(data);
   } catch (cause) {
     throw new ProviderError(`${provider}: a stream event is not JSON: ${data.slice(0, 200)}`, {
       provider,
@@ -194,14 +202,60 @@ function parsed(data: string, provider: Provider): Json {
       cause,
     });
   }
-  const o = obj(v);
+}
+
+/** An event as an object, a {@link ProviderError} when it is not one. */
+function eventObject(event: unknown, provider: Provider): Json {
+  const o = obj(event);
   if (o === undefined)
     throw new ProviderError(`${provider}: a stream event is not a JSON object`, {
       provider,
       code: 'bad_response',
-      body: data,
+      body: typeof event === 'string' ? event : JSON.stringify(event),
     });
   return o;
+}
+
+/**
+ * The payloads of server-sent events, ending at OpenAI's `[DONE]`. A payload without a `type` under a named
+ * event gets the event's name as its type, as Anthropic's events are read.
+ */
+export async function* payloads(events: AsyncIterable<ServerSentEvent>, provider: Provider): AsyncGenerator<unknown> {
+  for await (const ev of events) {
+    if (ev.data === '[DONE]') return;
+    const payload = parsed(ev.data, provider);
+    const o = obj(payload);
+    yield o !== undefined && o.type === undefined && ev.event !== 'message' ? { type: ev.event, ...o } : payload;
+  }
+}
+
+/** Whether a chunk of a stream is an SDK's event object rather than bytes or text. */
+export function isEventObject(chunk: unknown): chunk is object {
+  return typeof chunk === 'object' && chunk !== null && !ArrayBuffer.isView(chunk) && !(chunk instanceof ArrayBuffer);
+}
+
+/** `first`, then the rest of `rest`; closing it closes `rest` (the first yield included). */
+export async function* prepend<V>(first: V, rest: AsyncIterator<V>): AsyncGenerator<V> {
+  try {
+    yield first;
+    for (let step = await rest.next(); step.done !== true; step = await rest.next()) yield step.value;
+  } finally {
+    await rest.return?.();
+  }
+}
+
+/** The event payloads of a provider's stream: parsed from its bytes, or an SDK's event objects as they come. */
+async function* streamPayloads(
+  source: ProviderStream,
+  provider: Provider,
+  signal?: AbortSignal,
+): AsyncGenerator<unknown> {
+  const chunks = chunksOf(source, signal);
+  const first = await chunks.next();
+  if (first.done === true) return;
+  const all = prepend(first.value, chunks);
+  if (isEventObject(first.value)) yield* all;
+  else yield* payloads(serverSentEvents(all as AsyncIterable<string | Uint8Array>, { signal }), provider);
 }
 
 /** The status an error type stands for, so that rate limits and overloads are retried like their HTTP forms. */
@@ -209,24 +263,44 @@ function statusOfErrorType(type: unknown): number | undefined {
   switch (type) {
     case 'rate_limit_error':
     case 'rate_limit_exceeded':
+    case 'RESOURCE_EXHAUSTED':
       return 429;
     case 'overloaded_error':
       return 529;
     case 'api_error':
     case 'server_error':
+    case 'INTERNAL':
       return 500;
+    case 'UNAVAILABLE':
+      return 503;
     default:
       return undefined;
   }
 }
 
+/**
+ * An error object's type or code: OpenAI's `type` or `code`, Anthropic's `type`, Google's `status`
+ * (`RESOURCE_EXHAUSTED`, whose `code` is the HTTP status).
+ */
+function errorType(e: Json | undefined): string | undefined {
+  if (e === undefined) return undefined;
+  return typeof e.type === 'string'
+    ? e.type
+    : typeof e.code === 'string'
+      ? e.code
+      : typeof e.status === 'string'
+        ? e.status
+        : undefined;
+}
+
 function errorEvent(provider: Provider, payload: Json, body: string): ProviderError {
   const e = obj(payload.error) ?? {};
-  const type = typeof e.type === 'string' ? e.type : typeof e.code === 'string' ? e.code : undefined;
+  const type = errorType(e);
   const message = typeof e.message === 'string' ? e.message : 'the stream reported an error';
+  const status = typeof e.status === 'number' ? e.status : typeof e.code === 'number' ? e.code : undefined;
   return new ProviderError(`${provider}: ${message}`, {
     provider,
-    status: statusOfErrorType(type) ?? (typeof e.status === 'number' ? e.status : undefined),
+    status: statusOfErrorType(type) ?? status,
     code: type,
     body,
   });
@@ -263,8 +337,8 @@ function openAIMessage(c: Json, choice: number): Json {
   return message;
 }
 
-function refusalError(refusal: string): ProviderError {
-  return new ProviderError(`openai: the model refused: ${refusal}`, { provider: 'openai', code: 'refusal' });
+function refusalError(provider: Provider, refusal: string): ProviderError {
+  return new ProviderError(`${provider}: the model refused: ${refusal}`, { provider, code: 'refusal' });
 }
 
 const NO_TEXT = 'openai: the message has no text content (read tool calls with openAIToolArguments)';
@@ -284,7 +358,7 @@ export function openAIText(completion: unknown, options?: { readonly choice?: nu
     const texts = parts.filter((p) => p?.type === 'output_text' && typeof p.text === 'string');
     if (texts.length > 0) return texts.map((p) => p!.text as string).join('');
     const refusal = parts.find((p) => p?.type === 'refusal' && typeof p.refusal === 'string');
-    if (refusal !== undefined) throw refusalError(refusal!.refusal as string);
+    if (refusal !== undefined) throw refusalError('openai', refusal!.refusal as string);
     throw new ProviderError(NO_TEXT, { provider: 'openai', code: 'no_text' });
   }
   const message = openAIMessage(c, options?.choice ?? 0);
@@ -295,7 +369,7 @@ export function openAIText(completion: unknown, options?: { readonly choice?: nu
       .map((p) => (obj(p)?.type === 'text' && typeof obj(p)?.text === 'string' ? (obj(p)!.text as string) : ''))
       .join('');
   }
-  if (typeof message.refusal === 'string') throw refusalError(message.refusal);
+  if (typeof message.refusal === 'string') throw refusalError('openai', message.refusal);
   throw new ProviderError(NO_TEXT, { provider: 'openai', code: 'no_text' });
 }
 
@@ -358,8 +432,8 @@ export interface AnthropicStreamOptions {
  * `response.incomplete`. An error event (or `response.failed`) throws a {@link ProviderError} (status 429/500
  * for rate limits and server errors); so does a refusal, code `refusal`, when the model wrote no text.
  */
-export function openAITextStream(source: ByteSource, options?: OpenAIStreamOptions): AsyncGenerator<string> {
-  return openAIDeltas(serverSentEvents(source, options), options);
+export function openAITextStream(source: ProviderStream, options?: OpenAIStreamOptions): AsyncGenerator<string> {
+  return openAIEventDeltas(streamPayloads(source, 'openai', options?.signal), options);
 }
 
 /** The status of an OpenAI stream as its events are read. */
@@ -377,8 +451,16 @@ interface OpenAIState {
 }
 
 /** {@link openAITextStream} over events already parsed. */
-export async function* openAIDeltas(
+export function openAIDeltas(
   events: AsyncIterable<ServerSentEvent>,
+  options?: OpenAIStreamOptions,
+): AsyncGenerator<string> {
+  return openAIEventDeltas(payloads(events, 'openai'), options);
+}
+
+/** {@link openAITextStream} over the events' payloads. */
+export async function* openAIEventDeltas(
+  events: AsyncIterable<unknown>,
   options?: OpenAIStreamOptions,
 ): AsyncGenerator<string> {
   const state: OpenAIState = {
@@ -388,10 +470,9 @@ export async function* openAIDeltas(
     callDeltas: false,
     textDeltas: false,
   };
-  for await (const ev of events) {
-    if (ev.data === '[DONE]') break;
-    const chunk = parsed(ev.data, 'openai');
-    if (obj(chunk.error) !== undefined) throw errorEvent('openai', chunk, ev.data);
+  for await (const event of events) {
+    const chunk = eventObject(event, 'openai');
+    if (obj(chunk.error) !== undefined) throw errorEvent('openai', chunk, JSON.stringify(chunk));
     // A response's events name their type; a chat completion's chunks carry `choices`.
     const step =
       typeof chunk.type === 'string' && chunk.choices === undefined
@@ -403,7 +484,7 @@ export async function* openAIDeltas(
       yield piece;
     }
   }
-  if (!state.yielded && state.refusal !== '') throw refusalError(state.refusal);
+  if (!state.yielded && state.refusal !== '') throw refusalError('openai', state.refusal);
 }
 
 /** What one chat-completion chunk adds to an OpenAI stream. */
@@ -532,22 +613,34 @@ export function anthropicToolInput(message: unknown, options?: { readonly name?:
  * of the first `tool_use` block (or the first named so). Ends at `message_stop`; an `error` event throws a
  * {@link ProviderError} (status 529 for `overloaded_error`, 429 for `rate_limit_error`).
  */
-export function anthropicTextStream(source: ByteSource, options?: AnthropicStreamOptions): AsyncGenerator<string> {
-  return anthropicDeltas(serverSentEvents(source, options), options);
+export function anthropicTextStream(source: ProviderStream, options?: AnthropicStreamOptions): AsyncGenerator<string> {
+  return anthropicEventDeltas(streamPayloads(source, 'anthropic', options?.signal), options);
 }
 
 /** {@link anthropicTextStream} over events already parsed. */
-export async function* anthropicDeltas(
+export function anthropicDeltas(
   events: AsyncIterable<ServerSentEvent>,
+  options?: AnthropicStreamOptions,
+): AsyncGenerator<string> {
+  return anthropicEventDeltas(payloads(events, 'anthropic'), options);
+}
+
+/** {@link anthropicTextStream} over the events' payloads. */
+export async function* anthropicEventDeltas(
+  events: AsyncIterable<unknown>,
   options?: AnthropicStreamOptions,
 ): AsyncGenerator<string> {
   const want = options?.toolInput ?? false;
   let block: number | undefined; // the tool_use block being followed
-  for await (const ev of events) {
-    const payload = parsed(ev.data, 'anthropic');
-    const type = payload.type ?? ev.event;
-    if (type === 'error') throw errorEvent('anthropic', payload, ev.data);
+  let yielded = false;
+  for await (const event of events) {
+    const payload = eventObject(event, 'anthropic');
+    const type = payload.type;
+    if (type === 'error') throw errorEvent('anthropic', payload, JSON.stringify(payload));
     if (type === 'message_stop') return;
+    // Claude's safety refusal ends the message with `stop_reason: 'refusal'`.
+    if (type === 'message_delta' && obj(payload.delta)?.stop_reason === 'refusal' && !yielded && want === false)
+      throw refusalError('anthropic', 'stop_reason refusal');
     if (type === 'content_block_start' && want !== false && block === undefined) {
       const b = obj(payload.content_block);
       if (b?.type === 'tool_use' && (want === true || b.name === want))
@@ -559,7 +652,10 @@ export async function* anthropicDeltas(
     if (delta?.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking !== '')
       options?.onReasoning?.(delta.thinking);
     if (want === false) {
-      if (delta?.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '') yield delta.text;
+      if (delta?.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '') {
+        yielded = true;
+        yield delta.text;
+      }
     } else if (
       payload.index === block &&
       delta?.type === 'input_json_delta' &&
@@ -569,6 +665,141 @@ export async function* anthropicDeltas(
       yield delta.partial_json;
     }
   }
+}
+
+/** The finish reasons of a Gemini candidate that a safety or policy filter stopped. */
+const GEMINI_BLOCKED = new Set([
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+]);
+
+/** Why Gemini gave no answer: the prompt's block reason, or a candidate's finish reason from a filter. */
+function geminiBlock(response: Json, candidate: Json | undefined): string | undefined {
+  const prompt = obj(response.promptFeedback)?.blockReason;
+  if (typeof prompt === 'string') return `the prompt was blocked (${prompt})`;
+  const finish = candidate?.finishReason;
+  return typeof finish === 'string' && GEMINI_BLOCKED.has(finish) ? `the answer was stopped (${finish})` : undefined;
+}
+
+/** The parts of a Gemini response's candidate `index` (`content.parts`). */
+function geminiParts(candidate: Json | undefined): Json[] {
+  return asArray(obj(candidate?.content)?.parts)
+    .map(obj)
+    .filter((part): part is Json => part !== undefined);
+}
+
+/** Candidate `index` of a Gemini response, its error thrown. */
+function geminiCandidate(response: unknown, fn: string, index: number): [Json, Json | undefined] {
+  const r = obj(response);
+  if (r === undefined) throw new TypeError(`${fn}: expected a GenerateContentResponse object`);
+  if (obj(r.error) !== undefined) throw errorEvent('gemini', r, JSON.stringify(r));
+  const candidate = obj(asArray(r.candidates).find((c) => (obj(c)?.index ?? 0) === index));
+  return [r, candidate];
+}
+
+/** A part of Gemini's text: not a thought. */
+const isGeminiText = (part: Json): boolean => typeof part.text === 'string' && part.thought !== true;
+
+/**
+ * The text of a Gemini `generateContent` response (Google's Gemini API or Vertex AI, or what `@google/genai`
+ * returns): the text parts of its first candidate (or candidate `candidate`) joined, thoughts left out.
+ *
+ * @throws {ProviderError} `refusal` when the prompt or the answer was blocked, `no_text` when the answer holds
+ *   only function calls, `bad_response` when there is no candidate.
+ */
+export function geminiText(response: unknown, options?: { readonly candidate?: number }): string {
+  const [r, candidate] = geminiCandidate(response, 'geminiText', options?.candidate ?? 0);
+  const parts = geminiParts(candidate).filter(isGeminiText);
+  if (parts.length > 0) return parts.map((p) => p.text as string).join('');
+  const block = geminiBlock(r, candidate);
+  if (block !== undefined) throw refusalError('gemini', block);
+  if (candidate === undefined)
+    throw new ProviderError('gemini: the response has no candidate', {
+      provider: 'gemini',
+      code: 'bad_response',
+      body: JSON.stringify(r),
+    });
+  throw new ProviderError('gemini: the answer has no text (read function calls with geminiFunctionArguments)', {
+    provider: 'gemini',
+    code: 'no_text',
+  });
+}
+
+/**
+ * The arguments of a function call in a Gemini response (the first, or the first named `name`), as JSON text.
+ */
+export function geminiFunctionArguments(
+  response: unknown,
+  options?: { readonly name?: string; readonly candidate?: number },
+): string {
+  const [, candidate] = geminiCandidate(response, 'geminiFunctionArguments', options?.candidate ?? 0);
+  for (const part of geminiParts(candidate)) {
+    const call = obj(part.functionCall);
+    if (call !== undefined && (options?.name === undefined || call.name === options.name))
+      return JSON.stringify(call.args ?? {});
+  }
+  const which =
+    options?.name === undefined ? 'a function call' : `a function call named ${JSON.stringify(options.name)}`;
+  throw new ProviderError(`gemini: the answer has no ${which}`, { provider: 'gemini', code: 'no_tool_call' });
+}
+
+/** What a Gemini stream yields. */
+export interface GeminiStreamOptions {
+  /** Yield a function call's arguments (as JSON text) instead of text: `true` for the first call, or its name. */
+  readonly functionCall?: boolean | string;
+  /** The candidate to read (0 unless `candidateCount` asked for more). */
+  readonly candidate?: number;
+  /** Receives the thought summaries (`includeThoughts`), which are never part of what the stream yields. */
+  readonly onReasoning?: (delta: string) => void;
+  /** Cancels the body and ends the iteration with an `AbortError`. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The text deltas of a Gemini stream: `streamGenerateContent?alt=sse`'s events, or the responses
+ * `@google/genai`'s `generateContentStream` yields. Thoughts go to `onReasoning`; an error event throws a
+ * {@link ProviderError}, and so does a blocked prompt or answer (code `refusal`) when there was no text.
+ */
+export function geminiTextStream(source: ProviderStream, options?: GeminiStreamOptions): AsyncGenerator<string> {
+  return geminiEventDeltas(streamPayloads(source, 'gemini', options?.signal), options);
+}
+
+/** {@link geminiTextStream} over the events' payloads. */
+export async function* geminiEventDeltas(
+  events: AsyncIterable<unknown>,
+  options?: GeminiStreamOptions,
+): AsyncGenerator<string> {
+  const want = options?.functionCall ?? false;
+  let yielded = false;
+  let block: string | undefined;
+  for await (const event of events) {
+    const [r, candidate] = geminiCandidate(eventObject(event, 'gemini'), 'geminiTextStream', options?.candidate ?? 0);
+    for (const part of geminiParts(candidate)) {
+      if (part.thought === true) {
+        if (typeof part.text === 'string' && part.text !== '') options?.onReasoning?.(part.text);
+        continue;
+      }
+      const call = obj(part.functionCall);
+      const piece =
+        want === false
+          ? isGeminiText(part) && part.text !== ''
+            ? (part.text as string)
+            : undefined
+          : call !== undefined && !yielded && (want === true || call.name === want)
+            ? JSON.stringify(call.args ?? {})
+            : undefined;
+      if (piece === undefined) continue;
+      yielded = true;
+      yield piece;
+    }
+    block ??= geminiBlock(r, candidate);
+  }
+  if (!yielded && want === false && block !== undefined) throw refusalError('gemini', block);
 }
 
 /** `Retry-After` (seconds or an HTTP date) in ms. */
@@ -592,7 +823,7 @@ async function httpError(provider: Provider, response: Response): Promise<Provid
   try {
     const e = obj(obj(JSON.parse(body))?.error);
     if (typeof e?.message === 'string') detail = `: ${e.message}`;
-    code = typeof e?.type === 'string' ? e.type : typeof e?.code === 'string' ? e.code : undefined;
+    code = errorType(e);
   } catch {
     if (body !== '') detail = `: ${body.slice(0, 200)}`;
   }

@@ -13,6 +13,9 @@ import {
   anthropicTextStream,
   createOpenAIQuery,
   createAnthropicQuery,
+  geminiText,
+  geminiFunctionArguments,
+  geminiTextStream,
   ProviderError,
   isTransportError,
   parseAndRepair,
@@ -588,4 +591,109 @@ test('createOpenAIQuery with api responses: the request /responses takes, its an
   assert.equal(await createOpenAIQuery({ ...options, stream: true, onDelta: (d) => deltas.push(d) })('p'), '{"a": 1}');
   assert.deepEqual(deltas, ['{"a"', ': 1}']);
   assert.throws(() => createOpenAIQuery({ model: 'm', api: 'completions' }), RangeError);
+});
+
+test('Gemini: text parts without thoughts, function calls, blocks as refusals, Google error objects with their status', async () => {
+  const candidate = (parts, extra = {}) => ({ content: { role: 'model', parts }, index: 0, ...extra });
+  const generated = (candidates, extra = {}) => ({ candidates, modelVersion: 'm', ...extra });
+  const both = generated([
+    candidate([
+      { text: 'Hm.', thought: true },
+      { text: 'Sure: {"a":' },
+      { text: ' 1,}' },
+      { functionCall: { name: 'act', args: { x: 1 } } },
+    ]),
+  ]);
+  assert.equal(geminiText(both), 'Sure: {"a": 1,}');
+  assert.equal(geminiFunctionArguments(both), '{"x":1}');
+  assert.equal(geminiFunctionArguments(both, { name: 'act' }), '{"x":1}');
+  assert.throws(
+    () => geminiFunctionArguments(both, { name: 'other' }),
+    (e) => e.code === 'no_tool_call',
+  );
+  assert.equal(
+    geminiText(generated([candidate([{ text: 'one' }]), { ...candidate([{ text: 'two' }]), index: 1 }]), {
+      candidate: 1,
+    }),
+    'two',
+  );
+  assert.throws(
+    () => geminiText(generated([candidate([{ functionCall: { name: 'act', args: {} } }])])),
+    (e) =>
+      e instanceof ProviderError &&
+      e.provider === 'gemini' &&
+      e.code === 'no_text' &&
+      /geminiFunctionArguments/.test(e.message),
+  );
+  assert.throws(
+    () => geminiText(generated([{ finishReason: 'SAFETY', index: 0 }])),
+    (e) => e.code === 'refusal' && /SAFETY/.test(e.message),
+  );
+  assert.throws(
+    () => geminiText({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' } }),
+    (e) => e.code === 'refusal' && /prompt was blocked \(PROHIBITED_CONTENT\)/.test(e.message),
+  );
+  assert.throws(
+    () => geminiText({ candidates: [] }),
+    (e) => e.code === 'bad_response',
+  );
+  assert.throws(() => geminiText(null), TypeError);
+  // The stream: every split of its bytes; an error event; a block with no text.
+  const events = (chunks) => chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join('');
+  const body = bytes(
+    events([
+      generated([candidate([{ text: 'Pick 2.', thought: true }])]),
+      generated([candidate([{ text: '{"chosenIndex"' }])]),
+      generated([candidate([{ text: ': 2, "note": "é🙂"}' }], { finishReason: 'STOP' })]),
+      { usageMetadata: { totalTokenCount: 9 } },
+    ]),
+  );
+  for (const size of [1, 5, 64]) {
+    const chunks = [];
+    for (let i = 0; i < body.length; i += size) chunks.push(body.subarray(i, i + size));
+    const thoughts = [];
+    const text = (await all(geminiTextStream(chunks, { onReasoning: (t) => thoughts.push(t) }))).join('');
+    assert.equal(text, '{"chosenIndex": 2, "note": "é🙂"}');
+    assert.deepEqual(thoughts, ['Pick 2.']);
+  }
+  await assert.rejects(
+    all(
+      geminiTextStream([
+        events([
+          generated([candidate([{ text: '{' }])]),
+          { error: { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED' } },
+        ]),
+      ]),
+    ),
+    (e) => e.status === 429 && e.code === 'RESOURCE_EXHAUSTED' && isTransportError(e) && /Quota/.test(e.message),
+  );
+  await assert.rejects(
+    all(geminiTextStream([events([generated([candidate([], { finishReason: 'RECITATION' })])])])),
+    (e) => e.code === 'refusal' && /RECITATION/.test(e.message),
+  );
+  // With text before it, a stop by a filter is the end of the text, not an error.
+  assert.deepEqual(
+    await all(geminiTextStream([events([generated([candidate([{ text: '[1' }], { finishReason: 'SAFETY' })])])])),
+    ['[1'],
+  );
+  assert.deepEqual(
+    await all(
+      geminiTextStream([events([generated([candidate([{ functionCall: { name: 'act', args: { x: [1] } } }])])])], {
+        functionCall: 'act',
+      }),
+    ),
+    ['{"x":[1]}'],
+  );
+});
+
+test('an Anthropic stream refused before any text is a refusal', async () => {
+  const refused = [
+    ['message_start', { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [] } }],
+    ['message_delta', { type: 'message_delta', delta: { stop_reason: 'refusal' } }],
+    ['message_stop', { type: 'message_stop' }],
+  ];
+  await assert.rejects(
+    all(anthropicTextStream([sse(refused)])),
+    (e) => e instanceof ProviderError && e.provider === 'anthropic' && e.code === 'refusal',
+  );
 });

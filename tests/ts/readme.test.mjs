@@ -56,6 +56,7 @@ globalThis.baseURL = 'http://localhost:11434/v1';
 globalThis.headers = { 'content-type': 'application/json' };
 globalThis.messages = [{ role: 'user', content: globalThis.prompt }];
 globalThis.signal = new AbortController().signal;
+process.env.OPENAI_API_KEY = 'sk-readme';
 // An OpenAI-compatible server: the answer as one completion, or streamed as server-sent events.
 globalThis.fetch = async (url, init) => {
   const body = JSON.parse(init.body);

@@ -1,0 +1,300 @@
+// The providers' own npm clients (openai, @anthropic-ai/sdk, @google/genai) against a local server that
+// speaks each protocol: their stream objects go straight into objectStream and the provider readers, and
+// their whole responses into openAIText, anthropicText and geminiText, as a user of those clients writes it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import { z } from 'zod';
+import {
+  objectStream,
+  extract,
+  openAIText,
+  openAIToolArguments,
+  openAITextStream,
+  anthropicText,
+  anthropicTextStream,
+  geminiText,
+  geminiFunctionArguments,
+  geminiTextStream,
+  parseAndRepair,
+  ProviderError,
+} from 'llm-response-sanitizer';
+
+const Turn = z.object({ chosenIndex: z.number().int(), speech: z.string(), mood: z.enum(['calm', 'angry']) });
+const answer =
+  '<think>Draft: {"chosenIndex": 9}</think>\n```json\n{"chosenIndex": "2", "speech": "Halt — who goes there? 🙂", "mood": "Angry",}\n```';
+const expected = { chosenIndex: 2, speech: 'Halt — who goes there? 🙂', mood: 'angry' };
+const pieces = answer.match(/.{1,4}/gsu);
+const thought = 'The guard is wary.';
+const args = "{'chosenIndex': 3, 'speech': 'Run', 'mood': 'calm',}";
+
+const sse = (events) =>
+  events.map(([name, data]) => `${name ? `event: ${name}\n` : ''}data: ${JSON.stringify(data)}\n\n`).join('');
+
+/** Each route: the whole JSON answer, and the event stream. */
+const routes = {
+  '/v1/chat/completions': {
+    json: () => ({
+      id: 'c',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }],
+    }),
+    stream: () =>
+      `${sse(
+        [{ role: 'assistant', reasoning_content: thought }, ...pieces.map((content) => ({ content }))].map((delta) => [
+          '',
+          { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta }] },
+        ]),
+      )}data: [DONE]\n\n`,
+  },
+  '/v1/responses': {
+    json: () => ({
+      id: 'r',
+      object: 'response',
+      status: 'completed',
+      model: 'm',
+      output: [
+        {
+          type: 'message',
+          id: 'msg',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: answer, annotations: [] }],
+        },
+        { type: 'function_call', id: 'fc', call_id: 'call', name: 'act', arguments: args, status: 'completed' },
+      ],
+    }),
+    stream: () =>
+      sse(
+        [
+          { type: 'response.created', response: { id: 'r', object: 'response', status: 'in_progress', output: [] } },
+          {
+            type: 'response.reasoning_summary_text.delta',
+            item_id: 'rs',
+            output_index: 0,
+            summary_index: 0,
+            delta: thought,
+          },
+          ...pieces.map((delta) => ({
+            type: 'response.output_text.delta',
+            item_id: 'msg',
+            output_index: 1,
+            content_index: 0,
+            delta,
+          })),
+          { type: 'response.output_text.done', item_id: 'msg', output_index: 1, content_index: 0, text: answer },
+          {
+            type: 'response.output_item.added',
+            output_index: 2,
+            item: { type: 'function_call', id: 'fc', call_id: 'call', name: 'act', arguments: '' },
+          },
+          ...args.match(/.{1,7}/gsu).map((delta) => ({
+            type: 'response.function_call_arguments.delta',
+            item_id: 'fc',
+            output_index: 2,
+            delta,
+          })),
+          { type: 'response.completed', response: { id: 'r', object: 'response', status: 'completed', output: [] } },
+        ].map((e, k) => [e.type, { ...e, sequence_number: k }]),
+      ),
+  },
+  '/v1/messages': {
+    json: () => ({
+      id: 'm',
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      content: [
+        { type: 'thinking', thinking: thought, signature: 's' },
+        { type: 'text', text: answer },
+      ],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 1, output_tokens: 1 },
+    }),
+    stream: () =>
+      sse(
+        [
+          {
+            type: 'message_start',
+            message: {
+              id: 'm',
+              type: 'message',
+              role: 'assistant',
+              model: 'm',
+              content: [],
+              usage: { input_tokens: 1, output_tokens: 0 },
+            },
+          },
+          { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: thought } },
+          { type: 'content_block_stop', index: 0 },
+          { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } },
+          ...pieces.map((text) => ({ type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text } })),
+          { type: 'content_block_stop', index: 1 },
+          {
+            type: 'message_delta',
+            delta: { stop_reason: 'end_turn', stop_sequence: null },
+            usage: { output_tokens: 9 },
+          },
+          { type: 'message_stop' },
+        ].map((e) => [e.type, e]),
+      ),
+  },
+  '/v1beta/models/m:generateContent': {
+    json: () => ({
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [
+              { text: thought, thought: true },
+              { text: answer },
+              { functionCall: { name: 'act', args: { chosenIndex: 3 } } },
+            ],
+          },
+          finishReason: 'STOP',
+          index: 0,
+        },
+      ],
+      modelVersion: 'm',
+    }),
+  },
+  '/v1beta/models/m:streamGenerateContent': {
+    stream: () =>
+      sse(
+        [[{ text: thought, thought: true }], ...pieces.map((text) => [{ text }])].map((parts, k) => [
+          '',
+          {
+            candidates: [
+              { content: { role: 'model', parts }, index: 0, ...(k === pieces.length ? { finishReason: 'STOP' } : {}) },
+            ],
+            modelVersion: 'm',
+          },
+        ]),
+      ),
+  },
+  '/v1beta/models/blocked:streamGenerateContent': {
+    stream: () => sse([['', { promptFeedback: { blockReason: 'SAFETY' } }]]),
+  },
+};
+
+let server;
+let url;
+const requests = [];
+before(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      const path = new URL(req.url, 'http://x').pathname;
+      requests.push({
+        path,
+        query: new URL(req.url, 'http://x').search,
+        body: body === '' ? undefined : JSON.parse(body),
+      });
+      const route = routes[path];
+      if (route === undefined) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ error: { message: `no route ${path}` } }));
+      }
+      const streaming = path.endsWith(':streamGenerateContent') || JSON.parse(body).stream === true;
+      if (!streaming) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(route.json()));
+      }
+      // In pieces of 5 bytes: events, lines and characters split across reads.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const bytes = Buffer.from(route.stream(), 'utf8');
+      let at = 0;
+      const timer = setInterval(() => {
+        if (at >= bytes.length) {
+          clearInterval(timer);
+          return res.end();
+        }
+        res.write(bytes.subarray(at, (at += 64)));
+      }, 0);
+      res.on('close', () => clearInterval(timer));
+    });
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  url = `http://127.0.0.1:${server.address().port}`;
+});
+after(() => server.close());
+
+const openai = () => new OpenAI({ apiKey: 'k', baseURL: `${url}/v1`, maxRetries: 0 });
+const anthropic = () => new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 });
+const gemini = () => new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: url, apiVersion: 'v1beta' } });
+const messages = [{ role: 'user', content: 'Who goes there?' }];
+
+/** The stream each client returns for the same question. */
+const clientStreams = {
+  'openai chat.completions': () => openai().chat.completions.create({ model: 'm', messages, stream: true }),
+  'openai responses': () => openai().responses.create({ model: 'm', input: 'Who goes there?', stream: true }),
+  'anthropic messages': () => anthropic().messages.create({ model: 'm', max_tokens: 100, messages, stream: true }),
+  'google genai': () => gemini().models.generateContentStream({ model: 'm', contents: 'Who goes there?' }),
+};
+
+for (const [name, open] of Object.entries(clientStreams)) {
+  test(`objectStream reads the ${name} client's stream: partial values, reasoning apart, the checked result`, async () => {
+    const stream = objectStream(await open(), { schema: Turn });
+    const shown = [];
+    for await (const { partial, done } of stream) if (!done) shown.push(structuredClone(partial));
+    assert.deepEqual((await stream.result).value, expected);
+    assert.equal(await stream.text, answer);
+    assert.match(await stream.reasoning, /^The guard is wary\.\n\nDraft: \{"chosenIndex": 9\}$/);
+    assert.ok(
+      shown.some(
+        (p) => typeof p?.speech === 'string' && p.speech.length > 0 && p.speech.length < expected.speech.length,
+      ),
+      'the speech grows as it arrives',
+    );
+    assert.ok(!shown.some((p) => p?.chosenIndex === 9), 'the draft in the reasoning was shown');
+    assert.deepEqual(await stream.result, extract(answer, Turn));
+  });
+}
+
+test('the text readers take the clients’ streams too, and their whole responses', async () => {
+  const text = async (deltas) => {
+    let all = '';
+    for await (const d of deltas) all += d;
+    return all;
+  };
+  assert.equal(await text(openAITextStream(await clientStreams['openai chat.completions']())), answer);
+  assert.equal(await text(openAITextStream(await clientStreams['openai responses']())), answer);
+  assert.equal(await text(anthropicTextStream(await clientStreams['anthropic messages']())), answer);
+  const thoughts = [];
+  assert.equal(
+    await text(geminiTextStream(await clientStreams['google genai'](), { onReasoning: (t) => thoughts.push(t) })),
+    answer,
+  );
+  assert.deepEqual(thoughts, [thought]);
+  // A function call's arguments from the Responses API client's stream.
+  const called = await text(openAITextStream(await clientStreams['openai responses'](), { toolArguments: 'act' }));
+  assert.deepEqual(parseAndRepair(called), { chosenIndex: 3, speech: 'Run', mood: 'calm' });
+
+  assert.equal(openAIText(await openai().chat.completions.create({ model: 'm', messages })), answer);
+  const response = await openai().responses.create({ model: 'm', input: 'Who goes there?' });
+  assert.equal(openAIText(response), answer);
+  assert.equal(openAIText(response), response.output_text, 'the text the client itself gives');
+  assert.equal(openAIToolArguments(response, { name: 'act' }), args);
+  assert.equal(anthropicText(await anthropic().messages.create({ model: 'm', max_tokens: 100, messages })), answer);
+  const generated = await gemini().models.generateContent({ model: 'm', contents: 'Who goes there?' });
+  assert.equal(geminiText(generated), answer);
+  assert.equal(geminiFunctionArguments(generated), '{"chosenIndex":3}');
+});
+
+test('a blocked Gemini prompt is a refusal, not an empty answer; the requests went where each client sends them', async () => {
+  const blocked = gemini().models.generateContentStream({ model: 'blocked', contents: 'x' });
+  await assert.rejects(
+    objectStream(await blocked, { schema: Turn }).result,
+    (e) => e instanceof ProviderError && e.provider === 'gemini' && e.code === 'refusal' && /SAFETY/.test(e.message),
+  );
+  const paths = new Set(requests.map((r) => r.path));
+  for (const path of Object.keys(routes)) assert.ok(paths.has(path), `${path} was asked`);
+  assert.ok(requests.some((r) => r.path.endsWith(':streamGenerateContent') && r.query === '?alt=sse'));
+});
