@@ -5,6 +5,7 @@
  */
 import { PartialJsonParser, type DeepPartial, type PartialJsonOptions } from './partial.js';
 import {
+  ANTHROPIC_EVENTS,
   anthropicEventDeltas,
   chunksOf,
   geminiEventDeltas,
@@ -84,17 +85,18 @@ function deferred<V>(): { promise: Promise<V>; resolve: (v: V) => void; reject: 
 type EventFormat = Exclude<StreamFormat, 'text'>;
 
 /**
- * The provider of an event stream, from its first event's payload: Anthropic's events name their type, and so
- * do those of OpenAI's Responses API, all `response.…`; a chat completion's carry `choices`, Gemini's
- * `candidates` (or `promptFeedback`).
+ * The provider of an event stream, from its first event's payload: a chat completion's chunks carry
+ * `choices`, the Responses API's events are all `response.…`, Anthropic's name their type, Gemini's carry
+ * `candidates` (or `promptFeedback`). `undefined` for none of these.
  */
-function providerOfPayload(payload: unknown): EventFormat {
-  if (payload === null || typeof payload !== 'object') return 'openai';
+function providerOfPayload(payload: unknown): EventFormat | undefined {
+  if (payload === null || typeof payload !== 'object') return undefined;
   const p = payload as { type?: unknown; choices?: unknown; candidates?: unknown; promptFeedback?: unknown };
-  if (typeof p.type === 'string' && p.choices === undefined)
-    return p.type.startsWith('response.') ? 'openai' : 'anthropic';
-  if (p.choices === undefined && (p.candidates !== undefined || p.promptFeedback !== undefined)) return 'gemini';
-  return 'openai';
+  if (Array.isArray(p.choices)) return 'openai';
+  if (typeof p.type === 'string' && p.type.startsWith('response.')) return 'openai';
+  if (ANTHROPIC_EVENTS.has(p.type)) return 'anthropic';
+  if (p.candidates !== undefined || p.promptFeedback !== undefined) return 'gemini';
+  return undefined;
 }
 
 /** The provider of an event stream, from its first server-sent event (its name stands for a missing `type`). */
@@ -102,7 +104,8 @@ function providerOf(first: ServerSentEvent): EventFormat {
   if (first.event.startsWith('response.')) return 'openai';
   if (first.event !== 'message') return 'anthropic';
   try {
-    return providerOfPayload(JSON.parse(first.data));
+    // Anything else: the OpenAI reader says the events are not its own.
+    return providerOfPayload(JSON.parse(first.data)) ?? 'openai';
   } catch {
     // `[DONE]` or a broken event: the OpenAI reader reports it.
     return 'openai';
@@ -214,7 +217,14 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
       let events: AsyncIterable<unknown>;
       let provider: EventFormat;
       if (objects) {
-        provider = format ?? providerOfPayload(first.value);
+        const known = format ?? providerOfPayload(first.value);
+        if (known === undefined) {
+          const shown = (JSON.stringify(first.value) ?? String(first.value)).slice(0, 200);
+          throw new TypeError(
+            `objectStream: the stream's objects are not OpenAI's, Anthropic's or Gemini's events (the first: ${shown}); pass another library's stream as its text deltas`,
+          );
+        }
+        provider = known;
         events = all;
       } else {
         const sse = serverSentEvents(all as AsyncIterable<string | Uint8Array>, { signal });

@@ -244,6 +244,37 @@ export async function* prepend<V>(first: V, rest: AsyncIterator<V>): AsyncGenera
   }
 }
 
+/** The types of Anthropic's stream events. */
+export const ANTHROPIC_EVENTS: ReadonlySet<unknown> = new Set([
+  'message_start',
+  'message_delta',
+  'message_stop',
+  'content_block_start',
+  'content_block_delta',
+  'content_block_stop',
+  'ping',
+  'error',
+]);
+
+/** What each provider's events are, for the error of a stream that holds none of them. */
+const EVENTS_OF: Record<Provider, string> = {
+  openai: 'chat-completion chunks or Responses API events',
+  anthropic: 'Anthropic message events',
+  gemini: 'Gemini GenerateContentResponse chunks',
+};
+
+/**
+ * A stream whose events were none of the provider's (another library's stream parts, another provider's
+ * events): an error rather than an empty answer.
+ */
+function foreignEvents(provider: Provider, first: unknown): ProviderError {
+  const shown = JSON.stringify(first) ?? String(first);
+  return new ProviderError(
+    `${provider}: the stream's events are not ${EVENTS_OF[provider]} (the first: ${shown.slice(0, 200)})`,
+    { provider, code: 'bad_response', body: shown },
+  );
+}
+
 /** The event payloads of a provider's stream: parsed from its bytes, or an SDK's event objects as they come. */
 async function* streamPayloads(
   source: ProviderStream,
@@ -470,9 +501,13 @@ export async function* openAIEventDeltas(
     callDeltas: false,
     textDeltas: false,
   };
+  let first: { event: unknown } | undefined;
+  let known = false;
   for await (const event of events) {
+    first ??= { event };
     const chunk = eventObject(event, 'openai');
     if (obj(chunk.error) !== undefined) throw errorEvent('openai', chunk, JSON.stringify(chunk));
+    known ||= Array.isArray(chunk.choices) || (typeof chunk.type === 'string' && chunk.type.startsWith('response.'));
     // A response's events name their type; a chat completion's chunks carry `choices`.
     const step =
       typeof chunk.type === 'string' && chunk.choices === undefined
@@ -484,6 +519,7 @@ export async function* openAIEventDeltas(
       yield piece;
     }
   }
+  if (first !== undefined && !known) throw foreignEvents('openai', first.event);
   if (!state.yielded && state.refusal !== '') throw refusalError('openai', state.refusal);
 }
 
@@ -633,9 +669,13 @@ export async function* anthropicEventDeltas(
   const want = options?.toolInput ?? false;
   let block: number | undefined; // the tool_use block being followed
   let yielded = false;
+  let first: { event: unknown } | undefined;
+  let known = false;
   for await (const event of events) {
+    first ??= { event };
     const payload = eventObject(event, 'anthropic');
     const type = payload.type;
+    known ||= ANTHROPIC_EVENTS.has(type);
     if (type === 'error') throw errorEvent('anthropic', payload, JSON.stringify(payload));
     if (type === 'message_stop') return;
     // Claude's safety refusal ends the message with `stop_reason: 'refusal'`.
@@ -665,6 +705,7 @@ export async function* anthropicEventDeltas(
       yield delta.partial_json;
     }
   }
+  if (first !== undefined && !known) throw foreignEvents('anthropic', first.event);
 }
 
 /** The finish reasons of a Gemini candidate that a safety or policy filter stopped. */
@@ -777,8 +818,12 @@ export async function* geminiEventDeltas(
   const want = options?.functionCall ?? false;
   let yielded = false;
   let block: string | undefined;
+  let first: { event: unknown } | undefined;
+  let known = false;
   for await (const event of events) {
+    first ??= { event };
     const [r, candidate] = geminiCandidate(eventObject(event, 'gemini'), 'geminiTextStream', options?.candidate ?? 0);
+    known ||= r.candidates !== undefined || r.promptFeedback !== undefined || r.usageMetadata !== undefined;
     for (const part of geminiParts(candidate)) {
       if (part.thought === true) {
         if (typeof part.text === 'string' && part.text !== '') options?.onReasoning?.(part.text);
@@ -799,6 +844,7 @@ export async function* geminiEventDeltas(
     }
     block ??= geminiBlock(r, candidate);
   }
+  if (first !== undefined && !known) throw foreignEvents('gemini', first.event);
   if (!yielded && want === false && block !== undefined) throw refusalError('gemini', block);
 }
 

@@ -204,3 +204,23 @@ test('bad options are errors at the call', async () => {
     /tool is for an event stream/,
   );
 });
+
+test('an iterable of objects that are no provider’s events is a TypeError that says what to pass', async () => {
+  // The AI SDK's fullStream parts: its textStream is the way in.
+  const parts = [{ type: 'start' }, { type: 'text-delta', id: 't', text: '{"a": 1}' }, { type: 'finish' }];
+  await assert.rejects(
+    objectStream(parts).result,
+    (e) =>
+      e instanceof TypeError &&
+      /not OpenAI's, Anthropic's or Gemini's events \(the first: \{"type":"start"\}\)/.test(e.message),
+  );
+  // With `format`, the reader's own check speaks.
+  await assert.rejects(objectStream(parts, { format: 'anthropic' }).result, (e) => e.code === 'bad_response');
+  // Event objects of each provider, without a client.
+  const chunk = (content) => ({ choices: [{ index: 0, delta: { content } }] });
+  assert.deepEqual((await objectStream([chunk('[1, '), chunk('2]')]).result).value, [1, 2]);
+  assert.deepEqual(
+    (await objectStream([{ candidates: [{ content: { parts: [{ text: '[3]' }] } }] }]).result).value,
+    [3],
+  );
+});

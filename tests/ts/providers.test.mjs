@@ -697,3 +697,23 @@ test('an Anthropic stream refused before any text is a refusal', async () => {
     (e) => e instanceof ProviderError && e.provider === 'anthropic' && e.code === 'refusal',
   );
 });
+
+test('a stream of another provider’s or library’s events is a bad_response, never an empty answer', async () => {
+  const chat = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: '{"a": 1}' } }] })}\n\ndata: [DONE]\n\n`;
+  const foreign = `data: ${JSON.stringify({ type: 'text-delta', id: 't', text: '{"a": 1}' })}\n\n`;
+  const gemini = `data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text: '{"a": 1}' }] } }] })}\n\n`;
+  const bad = (provider) => (e) =>
+    e instanceof ProviderError &&
+    e.provider === provider &&
+    e.code === 'bad_response' &&
+    /the first: \{/.test(e.message);
+  await assert.rejects(all(openAITextStream([foreign])), bad('openai'));
+  await assert.rejects(all(openAITextStream([gemini])), bad('openai'));
+  await assert.rejects(all(anthropicTextStream([chat])), bad('anthropic'));
+  await assert.rejects(all(geminiTextStream([chat])), bad('gemini'));
+  await assert.rejects(all(geminiTextStream([{ type: 'message_start', message: {} }])), bad('gemini'));
+  // Each reader's own events, and a stream with no events at all, are fine.
+  assert.deepEqual(await all(openAITextStream([chat])), ['{"a": 1}']);
+  assert.deepEqual(await all(geminiTextStream([gemini])), ['{"a": 1}']);
+  assert.deepEqual(await all(anthropicTextStream([''])), []);
+});
