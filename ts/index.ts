@@ -102,6 +102,7 @@ export {
   serverSentEvents,
   createOpenAIQuery,
   createAnthropicQuery,
+  createGeminiQuery,
   ProviderError,
 } from './providers.js';
 export type {

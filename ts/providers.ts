@@ -890,7 +890,7 @@ async function httpError(provider: Provider, response: Response): Promise<Provid
   );
 }
 
-/** Options shared by {@link createOpenAIQuery} and {@link createAnthropicQuery}. */
+/** Options shared by {@link createOpenAIQuery}, {@link createAnthropicQuery} and {@link createGeminiQuery}. */
 export interface ProviderQueryOptions {
   /** The API root, up to and including `/v1`. */
   readonly baseURL?: string;
@@ -932,11 +932,23 @@ async function collect(deltas: AsyncIterable<string>, onDelta: ((d: string) => v
 /** How one provider's protocol differs: where, which headers, which body, how the answer is read. */
 interface Protocol {
   readonly provider: Provider;
-  readonly url: string;
+  /** Where to POST, streaming or not. */
+  url(stream: boolean): string;
   readonly headers: Readonly<Record<string, string>>;
+  /** The request body, the options' `temperature`, `stream` and `body` in it. */
   body(prompt: string): Record<string, unknown>;
   text(json: unknown): string;
   stream(response: Response): AsyncIterable<string>;
+}
+
+/** A body with `temperature` and `stream` at its top, as OpenAI and Anthropic take them, then the options' `body`. */
+function flatBody(options: ProviderQueryOptions, base: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...base,
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.stream === true ? { stream: true } : {}),
+    ...options.body,
+  };
 }
 
 /** The part of `fetch` the query functions use: the global `fetch` fits, and so does any wrapper of it. */
@@ -949,15 +961,10 @@ export type FetchLike = (
 function queryOf(options: ProviderQueryOptions, p: Protocol): Query {
   const doFetch: FetchLike = options.fetch ?? fetch;
   return async (prompt, context) => {
-    const response = await doFetch(p.url, {
+    const response = await doFetch(p.url(options.stream === true), {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...p.headers, ...options.headers },
-      body: JSON.stringify({
-        ...p.body(prompt),
-        ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-        ...(options.stream === true ? { stream: true } : {}),
-        ...options.body,
-      }),
+      body: JSON.stringify(p.body(prompt)),
       signal: context?.signal ?? null,
     });
     if (!response.ok) throw await httpError(p.provider, response);
@@ -996,26 +1003,30 @@ export function createOpenAIQuery(options: OpenAIQueryOptions): Query {
   const responses = options?.api === 'responses';
   if (options?.api !== undefined && options.api !== 'chat' && !responses)
     throw new RangeError(`createOpenAIQuery: api must be 'chat' or 'responses', got ${String(options.api)}`);
+  const url = endpoint(options, 'https://api.openai.com/v1', responses ? '/responses' : '/chat/completions');
   return queryOf(options, {
     provider: 'openai',
-    url: endpoint(options, 'https://api.openai.com/v1', responses ? '/responses' : '/chat/completions'),
+    url: () => url,
     headers: options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` },
     body: (prompt) =>
-      responses
-        ? {
-            model: options.model,
-            input: prompt,
-            ...(options.system === undefined ? {} : { instructions: options.system }),
-            ...(options.maxTokens === undefined ? {} : { max_output_tokens: options.maxTokens }),
-          }
-        : {
-            model: options.model,
-            messages: [
-              ...(options.system === undefined ? [] : [{ role: 'system', content: options.system }]),
-              { role: 'user', content: prompt },
-            ],
-            ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
-          },
+      flatBody(
+        options,
+        responses
+          ? {
+              model: options.model,
+              input: prompt,
+              ...(options.system === undefined ? {} : { instructions: options.system }),
+              ...(options.maxTokens === undefined ? {} : { max_output_tokens: options.maxTokens }),
+            }
+          : {
+              model: options.model,
+              messages: [
+                ...(options.system === undefined ? [] : [{ role: 'system', content: options.system }]),
+                { role: 'user', content: prompt },
+              ],
+              ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
+            },
+      ),
     text: (json) => openAIText(json),
     stream: (response) => openAITextStream(response),
   });
@@ -1026,20 +1037,56 @@ export function createOpenAIQuery(options: OpenAIQueryOptions): Query {
  * answer's text. HTTP errors reject with a {@link ProviderError} (529 overloaded and 429 are retried).
  */
 export function createAnthropicQuery(options: ProviderQueryOptions): Query {
+  const url = endpoint(options, 'https://api.anthropic.com/v1', '/messages');
   return queryOf(options, {
     provider: 'anthropic',
-    url: endpoint(options, 'https://api.anthropic.com/v1', '/messages'),
+    url: () => url,
     headers: {
       'anthropic-version': '2023-06-01',
       ...(options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey }),
     },
-    body: (prompt) => ({
-      model: options.model,
-      max_tokens: options.maxTokens ?? 4_096,
-      messages: [{ role: 'user', content: prompt }],
-      ...(options.system === undefined ? {} : { system: options.system }),
-    }),
+    body: (prompt) =>
+      flatBody(options, {
+        model: options.model,
+        max_tokens: options.maxTokens ?? 4_096,
+        messages: [{ role: 'user', content: prompt }],
+        ...(options.system === undefined ? {} : { system: options.system }),
+      }),
     text: (json) => anthropicText(json),
     stream: (response) => anthropicTextStream(response),
+  });
+}
+
+/**
+ * A `query` for {@link queryWithCorrection} that asks Gemini's `generateContent` (or with `stream`,
+ * `streamGenerateContent?alt=sse`) and resolves to the answer's text, thoughts left out. `temperature` and
+ * `maxTokens` go into `generationConfig`, merged with one in `body` (`responseMimeType`, `thinkingConfig`, …).
+ * The default `baseURL` is Google AI's `https://generativelanguage.googleapis.com/v1beta`; `model` is a name
+ * (`gemini-2.5-flash`) or a resource path (`tunedModels/…`). HTTP errors reject with a {@link ProviderError}
+ * (429 `RESOURCE_EXHAUSTED` and 5xx are retried).
+ */
+export function createGeminiQuery(options: ProviderQueryOptions): Query {
+  const model = options?.model?.includes('/') ? options.model : `models/${options?.model}`;
+  const base = endpoint(options, 'https://generativelanguage.googleapis.com/v1beta', `/${model}`);
+  return queryOf(options, {
+    provider: 'gemini',
+    url: (stream) => `${base}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
+    headers: options.apiKey === undefined ? {} : { 'x-goog-api-key': options.apiKey },
+    body: (prompt) => {
+      const extra = options.body ?? {};
+      const config = {
+        ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+        ...(options.maxTokens === undefined ? {} : { maxOutputTokens: options.maxTokens }),
+        ...obj(extra.generationConfig),
+      };
+      return {
+        contents: [{ role: 'user', parts: [{ text: prompt }] }],
+        ...(options.system === undefined ? {} : { systemInstruction: { parts: [{ text: options.system }] } }),
+        ...extra,
+        ...(Object.keys(config).length === 0 ? {} : { generationConfig: config }),
+      };
+    },
+    text: (json) => geminiText(json),
+    stream: (response) => geminiTextStream(response),
   });
 }

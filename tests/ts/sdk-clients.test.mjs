@@ -21,6 +21,8 @@ import {
   geminiTextStream,
   parseAndRepair,
   ProviderError,
+  createGeminiQuery,
+  queryWithCorrection,
 } from 'llm-response-sanitizer';
 
 const Turn = z.object({ chosenIndex: z.number().int(), speech: z.string(), mood: z.enum(['calm', 'angry']) });
@@ -195,6 +197,7 @@ before(async () => {
       requests.push({
         path,
         query: new URL(req.url, 'http://x').search,
+        headers: req.headers,
         body: body === '' ? undefined : JSON.parse(body),
       });
       const route = routes[path];
@@ -297,4 +300,43 @@ test('a blocked Gemini prompt is a refusal, not an empty answer; the requests we
   const paths = new Set(requests.map((r) => r.path));
   for (const path of Object.keys(routes)) assert.ok(paths.has(path), `${path} was asked`);
   assert.ok(requests.some((r) => r.path.endsWith(':streamGenerateContent') && r.query === '?alt=sse'));
+});
+
+test('createGeminiQuery asks generateContent and streamGenerateContent as the Gemini API takes them', async () => {
+  const options = {
+    baseURL: `${url}/v1beta/`,
+    model: 'm',
+    apiKey: 'k',
+    system: 'Answer as the guard.',
+    temperature: 0,
+    maxTokens: 300,
+    body: { generationConfig: { responseMimeType: 'application/json' } },
+  };
+  const from = requests.length;
+  assert.equal(await createGeminiQuery(options)('Who goes there?'), answer);
+  const deltas = [];
+  assert.equal(
+    await createGeminiQuery({ ...options, stream: true, onDelta: (d) => deltas.push(d) })('Who goes there?'),
+    answer,
+  );
+  assert.equal(deltas.join(''), answer);
+  const [whole, streamed] = requests.slice(from);
+  assert.equal(whole.path, '/v1beta/models/m:generateContent');
+  assert.equal(streamed.path, '/v1beta/models/m:streamGenerateContent');
+  assert.equal(streamed.query, '?alt=sse');
+  assert.equal(whole.headers['x-goog-api-key'], 'k');
+  for (const r of [whole, streamed])
+    assert.deepEqual(r.body, {
+      contents: [{ role: 'user', parts: [{ text: 'Who goes there?' }] }],
+      systemInstruction: { parts: [{ text: 'Answer as the guard.' }] },
+      generationConfig: { temperature: 0, maxOutputTokens: 300, responseMimeType: 'application/json' },
+    });
+  // The self-correcting loop on top of it.
+  const { value, attempts } = await queryWithCorrection({
+    query: createGeminiQuery(options),
+    prompt: 'Who goes there?',
+    schema: Turn,
+  });
+  assert.deepEqual(value, expected);
+  assert.equal(attempts, 1);
 });
