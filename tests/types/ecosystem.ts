@@ -3,6 +3,9 @@
 // keyword compiles. `@ts-expect-error` lines fail the build if the error they expect goes away.
 import { z } from 'zod';
 import { type } from 'arktype';
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import {
   extract,
   extractAsync,
@@ -12,6 +15,8 @@ import {
   PartialJsonParser,
   createPartialJsonStream,
   objectStream,
+  openAITextStream,
+  geminiTextStream,
   type ObjectStreamUpdate,
   parseDetailed,
   repairKinds,
@@ -94,6 +99,21 @@ async function fromProvider(response: Response): Promise<void> {
   void readable;
 }
 void fromProvider;
+// The providers' clients' streams go in as they are, typed by the schema.
+async function fromClients(openai: OpenAI, anthropic: Anthropic, gemini: GoogleGenAI): Promise<void> {
+  const messages = [{ role: 'user' as const, content: 'x' }];
+  const chat = await openai.chat.completions.create({ model: 'm', messages, stream: true });
+  const responses = await openai.responses.create({ model: 'm', input: 'x', stream: true });
+  const claude = await anthropic.messages.create({ model: 'm', max_tokens: 9, messages, stream: true });
+  const genai = await gemini.models.generateContentStream({ model: 'm', contents: 'x' });
+  for (const source of [chat, responses, claude, genai]) {
+    const r = await objectStream(source, { schema: Turn }).result;
+    if (r.ok) assertType<Equal<typeof r.value, TurnOut>>();
+  }
+  for await (const delta of openAITextStream(responses)) assertType<Equal<typeof delta, string>>();
+  for await (const delta of geminiTextStream(genai, { functionCall: 'act' })) assertType<Equal<typeof delta, string>>();
+}
+void fromClients;
 
 // arktype (a function carrying ~standard) infers too; InferOutput reads any Standard Schema.
 const Ark = type({ count: 'number', name: 'string' });
