@@ -3,9 +3,9 @@
 // keyword compiles. `@ts-expect-error` lines fail the build if the error they expect goes away.
 import { z } from 'zod';
 import { type } from 'arktype';
-import OpenAI from 'openai';
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
+import type OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { GoogleGenAI } from '@google/genai';
 import {
   extract,
   extractAsync,
