@@ -10,6 +10,8 @@ import {
   chunksOf,
   geminiEventDeltas,
   isEventObject,
+  jsonLines,
+  ollamaEventDeltas,
   openAIEventDeltas,
   prepend,
   payloads,
@@ -24,15 +26,15 @@ import type { JsonSchema, InferOutput, StandardSchema } from './standard.js';
 import type { CompiledSchema, SchemaInput } from './schema.js';
 
 /** How a streamed response is written. */
-export type StreamFormat = 'openai' | 'anthropic' | 'gemini' | 'text';
+export type StreamFormat = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'text';
 
 /** Options of {@link objectStream}: those of `PartialJsonParser` (the schema among them), and how to read the source. */
 export interface ObjectStreamOptions<T = unknown> extends PartialJsonOptions<T> {
   /**
    * An OpenAI event stream (chat completions, OpenAI-compatible servers, or the Responses API), an Anthropic
-   * or a Gemini one, or plain text. By default a `Response` whose content type is `text/event-stream` is an
-   * event stream, and an iterable of objects (an SDK's stream) its events, whose provider the first event
-   * tells; any other source is text.
+   * or a Gemini one, Ollama's newline-delimited JSON, or plain text. By default a `Response` whose content
+   * type is `text/event-stream` is an event stream, one of `application/x-ndjson` Ollama's, and an iterable
+   * of objects (an SDK's stream) its events, whose provider the first event tells; any other source is text.
    */
   readonly format?: StreamFormat;
   /** Read a tool call's arguments instead of the text: `true` for the first call, or the tool's name. */
@@ -67,7 +69,7 @@ export interface ObjectStream<T> extends AsyncIterable<ObjectStreamUpdate<T>> {
   toReadableStream(): ReadableStream<ObjectStreamUpdate<T>>;
 }
 
-const FORMATS: readonly StreamFormat[] = ['openai', 'anthropic', 'gemini', 'text'];
+const FORMATS: readonly StreamFormat[] = ['openai', 'anthropic', 'gemini', 'ollama', 'text'];
 
 /** A promise settled from outside, whose rejection is never reported as unhandled. */
 function deferred<V>(): { promise: Promise<V>; resolve: (v: V) => void; reject: (e: unknown) => void } {
@@ -96,6 +98,8 @@ function providerOfPayload(payload: unknown): EventFormat | undefined {
   if (typeof p.type === 'string' && p.type.startsWith('response.')) return 'openai';
   if (ANTHROPIC_EVENTS.has(p.type)) return 'anthropic';
   if (p.candidates !== undefined || p.promptFeedback !== undefined) return 'gemini';
+  const o = payload as { done?: unknown; message?: unknown; response?: unknown };
+  if (typeof o.done === 'boolean' && (typeof o.message === 'object' || typeof o.response === 'string')) return 'ollama';
   return undefined;
 }
 
@@ -112,7 +116,7 @@ function providerOf(first: ServerSentEvent): EventFormat {
   }
 }
 
-const TOOL_NEEDS_EVENTS = 'objectStream: tool is for an event stream (format openai, anthropic or gemini)';
+const TOOL_NEEDS_EVENTS = 'objectStream: tool is for an event stream (format openai, anthropic, gemini or ollama)';
 
 class ObjectStreamReader<T> implements ObjectStream<T> {
   readonly #source: ProviderStream;
@@ -199,7 +203,11 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
           typeof Response !== 'undefined' && source instanceof Response
             ? (source.headers.get('content-type') ?? '')
             : '';
-        format = /^\s*text\/event-stream/i.test(type) ? undefined : 'text';
+        format = /^\s*text\/event-stream/i.test(type)
+          ? undefined
+          : /^\s*application\/(x-)?ndjson/i.test(type)
+            ? 'ollama'
+            : 'text';
       }
       if (format === 'text') {
         if (objects)
@@ -221,11 +229,14 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
         if (known === undefined) {
           const shown = (JSON.stringify(first.value) ?? String(first.value)).slice(0, 200);
           throw new TypeError(
-            `objectStream: the stream's objects are not OpenAI's, Anthropic's or Gemini's events (the first: ${shown}); pass another library's stream as its text deltas`,
+            `objectStream: the stream's objects are not OpenAI's, Anthropic's, Gemini's or Ollama's events (the first: ${shown}); pass another library's stream as its text deltas`,
           );
         }
         provider = known;
         events = all;
+      } else if (format === 'ollama') {
+        provider = format;
+        events = jsonLines(all, provider);
       } else {
         const sse = serverSentEvents(all as AsyncIterable<string | Uint8Array>, { signal });
         const head = await sse.next();
@@ -236,7 +247,8 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
       const onReasoning = (d: string): void => void thoughts.push(d);
       if (provider === 'openai') yield* openAIEventDeltas(events, { toolArguments: tool ?? false, onReasoning });
       else if (provider === 'anthropic') yield* anthropicEventDeltas(events, { toolInput: tool ?? false, onReasoning });
-      else yield* geminiEventDeltas(events, { functionCall: tool ?? false, onReasoning });
+      else if (provider === 'gemini') yield* geminiEventDeltas(events, { functionCall: tool ?? false, onReasoning });
+      else yield* ollamaEventDeltas(events, { toolCall: tool ?? false, onReasoning });
     } finally {
       // Left early or failed: the source is cancelled (a no-op once it has ended).
       await all.return(undefined);

@@ -11,7 +11,7 @@
 import { abortError } from './errors.js';
 
 /** Which provider a {@link ProviderError} came from. */
-export type Provider = 'openai' | 'anthropic' | 'gemini';
+export type Provider = 'openai' | 'anthropic' | 'gemini' | 'ollama';
 
 /** A provider call failed: an HTTP error, an error event in a stream, or a response without the asked-for part. */
 export class ProviderError extends Error {
@@ -229,6 +229,32 @@ export async function* payloads(events: AsyncIterable<ServerSentEvent>, provider
   }
 }
 
+/**
+ * The values of a newline-delimited JSON body (Ollama's streams, `application/x-ndjson`), however its bytes are
+ * split: blank lines skipped, `\r\n` taken, a line that is not JSON a {@link ProviderError}. Linear: a line
+ * arriving in many chunks is joined once, at its end.
+ */
+export async function* jsonLines(chunks: AsyncIterable<unknown>, provider: Provider): AsyncGenerator<unknown> {
+  const decoder = new TextDecoder('utf-8');
+  let pending: string[] = [];
+  const line = (text: string): unknown => {
+    const whole = (pending.join('') + text).trim();
+    pending = [];
+    return whole === '' ? undefined : parsed(whole, provider);
+  };
+  for await (const chunk of chunks) {
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; start = end + 1, end = text.indexOf('\n', start)) {
+      const value = line(text.slice(start, end));
+      if (value !== undefined) yield value;
+    }
+    if (start < text.length) pending.push(text.slice(start));
+  }
+  const value = line(decoder.decode());
+  if (value !== undefined) yield value;
+}
+
 /** Whether a chunk of a stream is an SDK's event object rather than bytes or text. */
 export function isEventObject(chunk: unknown): chunk is object {
   return typeof chunk === 'object' && chunk !== null && !ArrayBuffer.isView(chunk) && !(chunk instanceof ArrayBuffer);
@@ -261,6 +287,7 @@ const EVENTS_OF: Record<Provider, string> = {
   openai: 'chat-completion chunks or Responses API events',
   anthropic: 'Anthropic message events',
   gemini: 'Gemini GenerateContentResponse chunks',
+  ollama: 'Ollama chat or generate chunks',
 };
 
 /**
@@ -286,6 +313,7 @@ async function* streamPayloads(
   if (first.done === true) return;
   const all = prepend(first.value, chunks);
   if (isEventObject(first.value)) yield* all;
+  else if (provider === 'ollama') yield* jsonLines(all, provider);
   else yield* payloads(serverSentEvents(all as AsyncIterable<string | Uint8Array>, { signal }), provider);
 }
 
@@ -848,6 +876,103 @@ export async function* geminiEventDeltas(
   if (!yielded && want === false && block !== undefined) throw refusalError('gemini', block);
 }
 
+/** An Ollama chunk or response as an object, its error thrown (Ollama's `error` is a string). */
+function ollamaObject(response: unknown, fn: string): Json {
+  const r = obj(response);
+  if (r === undefined) throw new TypeError(`${fn}: expected an Ollama chat or generate response object`);
+  if (typeof r.error === 'string' || obj(r.error) !== undefined) {
+    const message = typeof r.error === 'string' ? r.error : JSON.stringify(r.error);
+    throw new ProviderError(`ollama: ${message}`, { provider: 'ollama', body: JSON.stringify(r) });
+  }
+  return r;
+}
+
+/** The text of an Ollama chunk or response: `message.content` (`/api/chat`) or `response` (`/api/generate`). */
+function ollamaContent(r: Json): unknown {
+  return obj(r.message)?.content ?? r.response;
+}
+
+/** The tool calls of an Ollama chunk or response, their `function`s. */
+function ollamaCalls(r: Json): Json[] {
+  return asArray(obj(r.message)?.tool_calls)
+    .map((c) => obj(obj(c)?.function))
+    .filter((f): f is Json => f !== undefined);
+}
+
+/**
+ * The text of an Ollama response (`/api/chat`'s `message.content`, or `/api/generate`'s `response`, with
+ * `stream: false`, or what the `ollama` client returns), its thinking left out.
+ *
+ * @throws {ProviderError} for an error response, and `no_text` when the message holds only tool calls.
+ */
+export function ollamaText(response: unknown): string {
+  const r = ollamaObject(response, 'ollamaText');
+  const content = ollamaContent(r);
+  if (typeof content === 'string' && (content !== '' || ollamaCalls(r).length === 0)) return content;
+  throw new ProviderError('ollama: the message has no text (read tool calls with ollamaToolArguments)', {
+    provider: 'ollama',
+    code: 'no_text',
+  });
+}
+
+/** The arguments of a tool call in an Ollama response (the first, or the first named `name`), as JSON text. */
+export function ollamaToolArguments(response: unknown, options?: { readonly name?: string }): string {
+  for (const fn of ollamaCalls(ollamaObject(response, 'ollamaToolArguments'))) {
+    if (options?.name === undefined || fn.name === options.name) return JSON.stringify(fn.arguments ?? {});
+  }
+  const which = options?.name === undefined ? 'a tool call' : `a tool call named ${JSON.stringify(options.name)}`;
+  throw new ProviderError(`ollama: the message has no ${which}`, { provider: 'ollama', code: 'no_tool_call' });
+}
+
+/** What an Ollama stream yields. */
+export interface OllamaStreamOptions {
+  /** Yield a tool call's arguments (as JSON text) instead of text: `true` for the first call, or its name. */
+  readonly toolCall?: boolean | string;
+  /** Receives the thinking (`think: true`), which is never part of what the stream yields. */
+  readonly onReasoning?: (delta: string) => void;
+  /** Cancels the body and ends the iteration with an `AbortError`. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The text deltas of an Ollama stream: `/api/chat` or `/api/generate`'s newline-delimited JSON (the default
+ * when `stream` is not false), or the chunks the `ollama` client yields. Thinking goes to `onReasoning`; the
+ * stream ends at `done: true`; an error line throws a {@link ProviderError}.
+ */
+export function ollamaTextStream(source: ProviderStream, options?: OllamaStreamOptions): AsyncGenerator<string> {
+  return ollamaEventDeltas(streamPayloads(source, 'ollama', options?.signal), options);
+}
+
+/** {@link ollamaTextStream} over the chunks, parsed. */
+export async function* ollamaEventDeltas(
+  events: AsyncIterable<unknown>,
+  options?: OllamaStreamOptions,
+): AsyncGenerator<string> {
+  const want = options?.toolCall ?? false;
+  let called = false;
+  let first: { event: unknown } | undefined;
+  let known = false;
+  for await (const event of events) {
+    first ??= { event };
+    const r = ollamaObject(eventObject(event, 'ollama'), 'ollamaTextStream');
+    known ||= typeof r.done === 'boolean';
+    const thinking = obj(r.message)?.thinking ?? r.thinking;
+    if (typeof thinking === 'string' && thinking !== '') options?.onReasoning?.(thinking);
+    if (want === false) {
+      const content = ollamaContent(r);
+      if (typeof content === 'string' && content !== '') yield content;
+    } else if (!called) {
+      const fn = ollamaCalls(r).find((f) => want === true || f.name === want);
+      if (fn !== undefined) {
+        called = true;
+        yield JSON.stringify(fn.arguments ?? {});
+      }
+    }
+    if (r.done === true) return;
+  }
+  if (first !== undefined && !known) throw foreignEvents('ollama', first.event);
+}
+
 /** `Retry-After` (seconds or an HTTP date) in ms. */
 function retryAfter(header: string | null): number | undefined {
   if (header === null) return undefined;
@@ -867,7 +992,10 @@ async function httpError(provider: Provider, response: Response): Promise<Provid
   let detail = '';
   let code: string | undefined;
   try {
-    const e = obj(obj(JSON.parse(body))?.error);
+    const error = obj(JSON.parse(body))?.error;
+    const e = obj(error);
+    // Ollama's error is the message itself.
+    if (typeof error === 'string') detail = `: ${error}`;
     if (typeof e?.message === 'string') detail = `: ${e.message}`;
     code = errorType(e);
   } catch {

@@ -212,7 +212,7 @@ test('an iterable of objects that are no provider’s events is a TypeError that
     objectStream(parts).result,
     (e) =>
       e instanceof TypeError &&
-      /not OpenAI's, Anthropic's or Gemini's events \(the first: \{"type":"start"\}\)/.test(e.message),
+      /not OpenAI's, Anthropic's, Gemini's or Ollama's events \(the first: \{"type":"start"\}\)/.test(e.message),
   );
   // With `format`, the reader's own check speaks.
   await assert.rejects(objectStream(parts, { format: 'anthropic' }).result, (e) => e.code === 'bad_response');

@@ -16,6 +16,9 @@ import {
   geminiText,
   geminiFunctionArguments,
   geminiTextStream,
+  ollamaText,
+  ollamaToolArguments,
+  ollamaTextStream,
   ProviderError,
   isTransportError,
   parseAndRepair,
@@ -716,4 +719,81 @@ test('a stream of another provider’s or library’s events is a bad_response, 
   assert.deepEqual(await all(openAITextStream([chat])), ['{"a": 1}']);
   assert.deepEqual(await all(geminiTextStream([gemini])), ['{"a": 1}']);
   assert.deepEqual(await all(anthropicTextStream([''])), []);
+});
+
+test('Ollama: newline-delimited JSON in any split, thinking apart, the end at done, error lines, tool calls', async () => {
+  const line = (o) => `${JSON.stringify({ model: 'm', created_at: 't', ...o })}\n`;
+  const body = bytes(
+    [
+      line({ message: { role: 'assistant', content: '', thinking: 'Hm, ' }, done: false }),
+      line({ message: { role: 'assistant', content: '', thinking: 'two.' }, done: false }),
+      line({ message: { role: 'assistant', content: '{"n": 2, ' }, done: false }),
+      '\r\n',
+      line({ message: { role: 'assistant', content: '"s": "naïve 🙂"}' }, done: false }).replace('\n', '\r\n'),
+      line({ message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop' }),
+      line({ message: { role: 'assistant', content: 'after the end' }, done: false }),
+    ].join(''),
+  );
+  for (const size of [1, 2, 7, 1000]) {
+    const chunks = [];
+    for (let i = 0; i < body.length; i += size) chunks.push(body.subarray(i, i + size));
+    const thoughts = [];
+    const text = (await all(ollamaTextStream(chunks, { onReasoning: (t) => thoughts.push(t) }))).join('');
+    assert.equal(text, '{"n": 2, "s": "naïve 🙂"}', `chunks of ${size}`);
+    assert.equal(thoughts.join(''), 'Hm, two.');
+  }
+  // The last line may lack its newline; /api/generate writes `response`.
+  assert.deepEqual(
+    await all(ollamaTextStream([`${line({ response: '[1', done: false })}{"response": "]", "done": true}`])),
+    ['[1', ']'],
+  );
+  await assert.rejects(
+    all(
+      ollamaTextStream([line({ response: '[', done: false }), '{"error": "model runner has unexpectedly stopped"}\n']),
+    ),
+    (e) => e instanceof ProviderError && e.provider === 'ollama' && /unexpectedly stopped/.test(e.message),
+  );
+  await assert.rejects(
+    all(ollamaTextStream(['{"response": "[", "done": false}\nnot json\n'])),
+    (e) => e.code === 'bad_response',
+  );
+  await assert.rejects(
+    all(ollamaTextStream([`data: ${JSON.stringify({ choices: [] })}\n\n`])),
+    (e) => e.code === 'bad_response',
+  );
+  const calls = line({
+    message: {
+      role: 'assistant',
+      content: '',
+      tool_calls: [
+        { function: { name: 'look', arguments: { dir: 'n' } } },
+        { function: { name: 'act', arguments: { i: 2 } } },
+      ],
+    },
+    done: true,
+  });
+  assert.deepEqual(await all(ollamaTextStream([calls], { toolCall: 'act' })), ['{"i":2}']);
+  assert.deepEqual(await all(ollamaTextStream([calls], { toolCall: true })), ['{"dir":"n"}']);
+  // Whole responses.
+  const whole = JSON.parse(calls);
+  assert.equal(ollamaToolArguments(whole, { name: 'act' }), '{"i":2}');
+  assert.throws(
+    () => ollamaText(whole),
+    (e) => e.code === 'no_text' && /ollamaToolArguments/.test(e.message),
+  );
+  assert.equal(ollamaText({ response: '{"a": 1}', done: true }), '{"a": 1}');
+  assert.equal(ollamaText({ message: { role: 'assistant', content: '' }, done: true }), '');
+  assert.throws(
+    () => ollamaText({ error: 'model "x" not found, try pulling it first' }),
+    (e) => e instanceof ProviderError && /not found/.test(e.message),
+  );
+});
+
+test('an HTTP error body whose error is a string (Ollama, some OpenAI-compatible servers) is in the message', async () => {
+  const fetchLike = async () =>
+    Response.json({ error: "model 'qwen9' not found, try pulling it first" }, { status: 404 });
+  await assert.rejects(
+    createOpenAIQuery({ model: 'qwen9', fetch: fetchLike })('p'),
+    (e) => e instanceof ProviderError && e.status === 404 && /HTTP 404.*model 'qwen9' not found/.test(e.message),
+  );
 });

@@ -1,5 +1,5 @@
-// The providers' own npm clients (openai, @anthropic-ai/sdk, @google/genai) against a local server that
-// speaks each protocol: their stream objects go straight into objectStream and the provider readers, and
+// The providers' own npm clients (openai, @anthropic-ai/sdk, @google/genai, ollama) against a local server
+// that speaks each protocol: their stream objects go straight into objectStream and the provider readers, and
 // their whole responses into openAIText, anthropicText and geminiText, as a user of those clients writes it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
+import { Ollama } from 'ollama';
 import { z } from 'zod';
 import {
   objectStream,
@@ -23,6 +24,9 @@ import {
   ProviderError,
   createGeminiQuery,
   queryWithCorrection,
+  ollamaText,
+  ollamaToolArguments,
+  ollamaTextStream,
 } from 'llm-response-sanitizer';
 
 const Turn = z.object({ chosenIndex: z.number().int(), speech: z.string(), mood: z.enum(['calm', 'angry']) });
@@ -180,6 +184,35 @@ const routes = {
         ]),
       ),
   },
+  '/api/chat': {
+    json: () => ({
+      model: 'm',
+      created_at: '2026-01-01T00:00:00Z',
+      message: {
+        role: 'assistant',
+        content: answer,
+        thinking: thought,
+        tool_calls: [{ function: { name: 'act', arguments: { chosenIndex: 3 } } }],
+      },
+      done: true,
+      done_reason: 'stop',
+    }),
+    // Newline-delimited JSON, as Ollama streams unless told not to.
+    ndjson: () =>
+      [
+        { message: { role: 'assistant', content: '', thinking: thought }, done: false },
+        ...pieces.map((content) => ({ message: { role: 'assistant', content }, done: false })),
+        { message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', eval_count: 9 },
+      ]
+        .map((chunk) => `${JSON.stringify({ model: 'm', created_at: '2026-01-01T00:00:00Z', ...chunk })}\n`)
+        .join(''),
+  },
+  '/api/generate': {
+    ndjson: () =>
+      [...pieces.map((response) => ({ response, done: false })), { response: '', done: true, done_reason: 'stop' }]
+        .map((chunk) => `${JSON.stringify({ model: 'm', created_at: '2026-01-01T00:00:00Z', ...chunk })}\n`)
+        .join(''),
+  },
   '/v1beta/models/blocked:streamGenerateContent': {
     stream: () => sse([['', { promptFeedback: { blockReason: 'SAFETY' } }]]),
   },
@@ -205,14 +238,17 @@ before(async () => {
         res.writeHead(404, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ error: { message: `no route ${path}` } }));
       }
-      const streaming = path.endsWith(':streamGenerateContent') || JSON.parse(body).stream === true;
+      const asked = JSON.parse(body);
+      // Ollama streams unless `stream` is false; the others stream when it is true.
+      const ndjson = route.ndjson !== undefined && asked.stream !== false;
+      const streaming = ndjson || path.endsWith(':streamGenerateContent') || asked.stream === true;
       if (!streaming) {
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify(route.json()));
       }
       // In pieces of 5 bytes: events, lines and characters split across reads.
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const bytes = Buffer.from(route.stream(), 'utf8');
+      res.writeHead(200, { 'content-type': ndjson ? 'application/x-ndjson' : 'text/event-stream' });
+      const bytes = Buffer.from(ndjson ? route.ndjson() : route.stream(), 'utf8');
       let at = 0;
       const timer = setInterval(() => {
         if (at >= bytes.length) {
@@ -231,6 +267,7 @@ after(() => server.close());
 
 const openai = () => new OpenAI({ apiKey: 'k', baseURL: `${url}/v1`, maxRetries: 0 });
 const anthropic = () => new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 });
+const ollama = () => new Ollama({ host: url });
 const gemini = () => new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: url, apiVersion: 'v1beta' } });
 const messages = [{ role: 'user', content: 'Who goes there?' }];
 
@@ -240,6 +277,10 @@ const clientStreams = {
   'openai responses': () => openai().responses.create({ model: 'm', input: 'Who goes there?', stream: true }),
   'anthropic messages': () => anthropic().messages.create({ model: 'm', max_tokens: 100, messages, stream: true }),
   'google genai': () => gemini().models.generateContentStream({ model: 'm', contents: 'Who goes there?' }),
+  'ollama chat': () => ollama().chat({ model: 'm', messages, stream: true, think: true }),
+  'ollama generate': () => ollama().generate({ model: 'm', prompt: 'Who goes there?', stream: true }),
+  'fetch of ollama /api/chat (application/x-ndjson)': () =>
+    fetch(`${url}/api/chat`, { method: 'POST', body: JSON.stringify({ model: 'm', messages }) }),
 };
 
 for (const [name, open] of Object.entries(clientStreams)) {
@@ -249,7 +290,9 @@ for (const [name, open] of Object.entries(clientStreams)) {
     for await (const { partial, done } of stream) if (!done) shown.push(structuredClone(partial));
     assert.deepEqual((await stream.result).value, expected);
     assert.equal(await stream.text, answer);
-    assert.match(await stream.reasoning, /^The guard is wary\.\n\nDraft: \{"chosenIndex": 9\}$/);
+    // Ollama's generate sends no thinking here; every other stream does.
+    const thoughts = name === 'ollama generate' ? '' : 'The guard is wary.\n\n';
+    assert.equal(await stream.reasoning, `${thoughts}Draft: {"chosenIndex": 9}`);
     assert.ok(
       shown.some(
         (p) => typeof p?.speech === 'string' && p.speech.length > 0 && p.speech.length < expected.speech.length,
@@ -286,6 +329,14 @@ test('the text readers take the clients’ streams too, and their whole response
   assert.equal(openAIText(response), response.output_text, 'the text the client itself gives');
   assert.equal(openAIToolArguments(response, { name: 'act' }), args);
   assert.equal(anthropicText(await anthropic().messages.create({ model: 'm', max_tokens: 100, messages })), answer);
+  assert.equal(await text(ollamaTextStream(await clientStreams['ollama chat']())), answer);
+  assert.equal(
+    await text(ollamaTextStream(await clientStreams['fetch of ollama /api/chat (application/x-ndjson)']())),
+    answer,
+  );
+  const chat = await ollama().chat({ model: 'm', messages, stream: false });
+  assert.equal(ollamaText(chat), answer);
+  assert.equal(ollamaToolArguments(chat, { name: 'act' }), '{"chosenIndex":3}');
   const generated = await gemini().models.generateContent({ model: 'm', contents: 'Who goes there?' });
   assert.equal(geminiText(generated), answer);
   assert.equal(geminiFunctionArguments(generated), '{"chosenIndex":3}');

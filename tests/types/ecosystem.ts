@@ -6,6 +6,7 @@ import { type } from 'arktype';
 import type OpenAI from 'openai';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { GoogleGenAI } from '@google/genai';
+import type { Ollama } from 'ollama';
 import {
   extract,
   extractAsync,
@@ -100,13 +101,14 @@ async function fromProvider(response: Response): Promise<void> {
 }
 void fromProvider;
 // The providers' clients' streams go in as they are, typed by the schema.
-async function fromClients(openai: OpenAI, anthropic: Anthropic, gemini: GoogleGenAI): Promise<void> {
+async function fromClients(openai: OpenAI, anthropic: Anthropic, gemini: GoogleGenAI, ollama: Ollama): Promise<void> {
   const messages = [{ role: 'user' as const, content: 'x' }];
   const chat = await openai.chat.completions.create({ model: 'm', messages, stream: true });
   const responses = await openai.responses.create({ model: 'm', input: 'x', stream: true });
   const claude = await anthropic.messages.create({ model: 'm', max_tokens: 9, messages, stream: true });
   const genai = await gemini.models.generateContentStream({ model: 'm', contents: 'x' });
-  for (const source of [chat, responses, claude, genai]) {
+  const local = await ollama.chat({ model: 'm', messages, stream: true });
+  for (const source of [chat, responses, claude, genai, local]) {
     const r = await objectStream(source, { schema: Turn }).result;
     if (r.ok) assertType<Equal<typeof r.value, TurnOut>>();
   }
