@@ -52,6 +52,11 @@ OPTIONS
     --indent N               Pretty-print JSON output with N spaces (not with --jsonl).
     --report                 Also list each repair on standard error: KIND: MESSAGE, with its line and column.
     --stats                  At the end, print counts, throughput and peak memory on standard error.
+    --from PROVIDER          The input is a provider's API response, not the model's text: openai (a chat
+                             completion or a Responses API response), anthropic, gemini, ollama, or auto
+                             (told by its shape). Whole (JSON), or its stream as the API sends it (server-
+                             sent events; Ollama's JSON lines; Gemini's JSON array). The model's text is
+                             read out of it first; a refusal or an API error fails.
     -h, --help               This page.
     --version                The version.
 
@@ -83,15 +88,18 @@ OPTIONS
     --no-trim                Keep trailing whitespace (leading whitespace is always removed).
 
 JSONL MODE
-    With --jsonl, each input line is a JSON string holding one raw response (or, with --field NAME, a JSON
-    object whose NAME property is that string). Each output line is
+    With --jsonl, each input line is a JSON string holding one raw response (or, with --field PATH, a JSON
+    value holding that string at PATH; with --from, a provider's whole response, there or as the line).
+    Each output line is
         {"ok":true,"value":VALUE}             the repaired value, the cleaned text, or the extracted value
         {"ok":false,"error":"MESSAGE"}        with "issues" for extract
     in input order, one output line per input line. A bad line never stops the batch. Input and output are
     streamed: memory stays flat however large the input is. On a terminal, progress is shown on standard
     error.
 
-    --field NAME             Read the response from this property of each line's object.
+    --field PATH             Read the response from this property of each line's object: a name, or a path
+                             of names and array indices joined by dots (response.body, result.message,
+                             choices.0.message.content). A name with dots in it is taken whole first.
     --max-line-bytes N       Longer lines fail without being held in memory (default 67108864).
 
 EXIT STATUS
@@ -103,6 +111,8 @@ EXAMPLES
     curl -s "$URL" | jq -r '.choices[0].message.content' | ${NAME} repair --indent 2
     ${NAME} extract --schema turn.schema.json response.txt
     ${NAME} repair --jsonl --stats responses.jsonl > values.jsonl
+    curl -sN "$URL" -d "$STREAMING_REQUEST" | ${NAME} extract --schema turn.schema.json --from auto
+    ${NAME} extract --schema turn.mjs --jsonl --field response.body --from openai batch_output.jsonl
 `;
 
 /** A usage or input problem: exit status 2. */
@@ -384,7 +394,7 @@ async function batch(
       if (line === null) {
         outcome = { ok: false, error: `longer than --max-line-bytes (${maxBytes})` };
       } else {
-        outcome = record(run, line.toString('utf8'), field);
+        outcome = record(run, line.toString('utf8'), field, values.from as From | undefined);
       }
       if (outcome.ok) {
         await out.write(`{"ok":true,"value":${outcome.json ? outcome.text : JSON.stringify(outcome.text)}}\n`);
@@ -414,8 +424,68 @@ async function batch(
   return failed === 0 ? 0 : 1;
 }
 
-/** One JSONL line: a JSON string (or an object holding one at `field`), processed. */
-function record(run: Processor, text: string, field: string | undefined): Outcome {
+/** What `--from` names: the provider whose API response holds the model's text, or `auto`. */
+type From = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'auto';
+const FROM: readonly From[] = ['openai', 'anthropic', 'gemini', 'ollama', 'auto'];
+
+/** The model's text in a provider's whole response. */
+function wholeText(response: unknown, from: From): string {
+  switch (from) {
+    case 'openai':
+      return lib.openAIText(response);
+    case 'anthropic':
+      return lib.anthropicText(response);
+    case 'gemini':
+      return lib.geminiText(response);
+    case 'ollama':
+      return lib.ollamaText(response);
+    default:
+      return lib.providerText(response);
+  }
+}
+
+/** A body of server-sent events: its first line a field of one. */
+const SSE_BODY = /^\ufeff?\s*(?:data|event|id|retry)?:/;
+
+/**
+ * The model's text in a provider's API response: a whole response (JSON), or the stream the API sent (events,
+ * Ollama's JSON lines, Gemini's array of chunks), read to its end.
+ */
+async function responseText(input: string, from: From): Promise<string> {
+  let whole: unknown;
+  let json = true;
+  try {
+    whole = JSON.parse(input);
+  } catch {
+    json = false;
+  }
+  if (json && !Array.isArray(whole)) return wholeText(whole, from);
+  const auto = from === 'auto';
+  const source = json ? (whole as object[]) : [input];
+  const format = json ? (auto ? undefined : from) : auto ? (SSE_BODY.test(input) ? 'sse' : 'ollama') : from;
+  let text = '';
+  for await (const delta of lib.providerTextStream(source, { format: format as Exclude<From, 'auto'> })) text += delta;
+  return text;
+}
+
+/**
+ * The value at `path` in `v`: a property name (taken whole when `v` has it), or names and array indices joined
+ * by dots.
+ */
+function at(v: unknown, path: string): { readonly found: true; readonly value: unknown } | { readonly found: false } {
+  const isObject = (o: unknown): o is Record<string, unknown> => o !== null && typeof o === 'object';
+  if (isObject(v) && !Array.isArray(v) && Object.hasOwn(v, path)) return { found: true, value: v[path] };
+  let value = v;
+  for (const step of path.split('.')) {
+    if (Array.isArray(value) && /^\d+$/.test(step) && Number(step) < value.length) value = value[Number(step)];
+    else if (isObject(value) && !Array.isArray(value) && Object.hasOwn(value, step)) value = value[step];
+    else return { found: false };
+  }
+  return { found: true, value };
+}
+
+/** One JSONL line: a JSON string (or a value holding one at `field`; a provider's response with `from`), processed. */
+function record(run: Processor, text: string, field: string | undefined, from: From | undefined): Outcome {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -423,9 +493,16 @@ function record(run: Processor, text: string, field: string | undefined): Outcom
     return { ok: false, error: `not JSON${text.trim() === '' ? ' (an empty line)' : ''}` };
   }
   if (field !== undefined) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, field))
-      return { ok: false, error: `not an object with a ${JSON.stringify(field)} property` };
-    v = (v as Record<string, unknown>)[field];
+    const found = at(v, field);
+    if (!found.found) return { ok: false, error: `nothing at ${JSON.stringify(field)}` };
+    v = found.value;
+  }
+  if (from !== undefined) {
+    try {
+      v = wholeText(v, from);
+    } catch (e) {
+      return failure(e);
+    }
   }
   if (typeof v !== 'string') {
     const got = v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
@@ -444,7 +521,16 @@ async function single(
   if (indent !== undefined && indent > 10) throw new UsageError('--indent must be at most 10');
   const started = performance.now();
   const text = await readAll(file, io);
-  const outcome = run(text);
+  const from = values.from as From | undefined;
+  let outcome: Outcome;
+  if (from === undefined) outcome = run(text);
+  else {
+    try {
+      outcome = run(await responseText(text, from));
+    } catch (e) {
+      outcome = failure(e);
+    }
+  }
   const out = new Output(io.stdout);
   if (outcome.ok) {
     for (const r of outcome.repairs ?? []) io.stderr.write(`${r.kind}: ${r.message}\n`);
@@ -538,6 +624,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         'remove-timestamp-prefix': { type: 'boolean' },
         'no-trim': { type: 'boolean' },
         field: { type: 'string' },
+        from: { type: 'string' },
         'max-line-bytes': { type: 'string' },
       },
     });
@@ -562,6 +649,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       throw new UsageError('--indent does not go with --jsonl (one value per line)');
     if (values.jsonl !== true && (values.field !== undefined || values['max-line-bytes'] !== undefined))
       throw new UsageError('--field and --max-line-bytes are for --jsonl');
+    if (values.from !== undefined && !FROM.includes(values.from as From))
+      throw new UsageError(`--from takes ${FROM.join(', ')}; got ${JSON.stringify(values.from)}`);
     const schema = command === 'extract' ? await loadSchema(values.schema, values) : undefined;
     const run = processor(command, values, schema);
     return values.jsonl === true ? await batch(run, file, values, io) : await single(run, file, values, io);

@@ -13,8 +13,14 @@ export type { CleanStreamHooks, TextChunk } from './streams.js';
 export { PartialJsonParser } from './partial.js';
 export type { PartialJsonOptions, PartialJsonResult, DeepPartial } from './partial.js';
 export { createPartialJsonStream, partialJsonValues } from './partial-streams.js';
-export { objectStream } from './object-stream.js';
-export type { ObjectStream, ObjectStreamOptions, ObjectStreamUpdate, StreamFormat } from './object-stream.js';
+export { objectStream, providerTextStream } from './object-stream.js';
+export type {
+  ObjectStream,
+  ObjectStreamOptions,
+  ObjectStreamUpdate,
+  ProviderTextStreamOptions,
+  StreamFormat,
+} from './object-stream.js';
 export type { PartialJsonUpdate } from './partial-streams.js';
 export {
   compileSchema,
@@ -102,6 +108,7 @@ export {
   ollamaText,
   ollamaToolArguments,
   ollamaTextStream,
+  providerText,
   serverSentEvents,
   createOpenAIQuery,
   createAnthropicQuery,

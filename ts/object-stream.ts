@@ -26,15 +26,16 @@ import type { JsonSchema, InferOutput, StandardSchema } from './standard.js';
 import type { CompiledSchema, SchemaInput } from './schema.js';
 
 /** How a streamed response is written. */
-export type StreamFormat = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'text';
+export type StreamFormat = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'sse' | 'text';
 
 /** Options of {@link objectStream}: those of `PartialJsonParser` (the schema among them), and how to read the source. */
 export interface ObjectStreamOptions<T = unknown> extends PartialJsonOptions<T> {
   /**
    * An OpenAI event stream (chat completions, OpenAI-compatible servers, or the Responses API), an Anthropic
-   * or a Gemini one, Ollama's newline-delimited JSON, or plain text. By default a `Response` whose content
-   * type is `text/event-stream` is an event stream, one of `application/x-ndjson` Ollama's, and an iterable
-   * of objects (an SDK's stream) its events, whose provider the first event tells; any other source is text.
+   * or a Gemini one, `'sse'` for an event stream whose provider its first event tells, Ollama's
+   * newline-delimited JSON, or plain text. By default a `Response` whose content type is `text/event-stream`
+   * is read as `'sse'`, one of `application/x-ndjson` as Ollama's, and an iterable of objects (an SDK's
+   * stream) as events whose provider the first one tells; any other source is text.
    */
   readonly format?: StreamFormat;
   /** Read a tool call's arguments instead of the text: `true` for the first call, or the tool's name. */
@@ -69,7 +70,7 @@ export interface ObjectStream<T> extends AsyncIterable<ObjectStreamUpdate<T>> {
   toReadableStream(): ReadableStream<ObjectStreamUpdate<T>>;
 }
 
-const FORMATS: readonly StreamFormat[] = ['openai', 'anthropic', 'gemini', 'ollama', 'text'];
+const FORMATS: readonly StreamFormat[] = ['openai', 'anthropic', 'gemini', 'ollama', 'sse', 'text'];
 
 /** A promise settled from outside, whose rejection is never reported as unhandled. */
 function deferred<V>(): { promise: Promise<V>; resolve: (v: V) => void; reject: (e: unknown) => void } {
@@ -84,7 +85,7 @@ function deferred<V>(): { promise: Promise<V>; resolve: (v: V) => void; reject: 
 }
 
 /** A provider whose events {@link objectStream} reads. */
-type EventFormat = Exclude<StreamFormat, 'text'>;
+type EventFormat = Exclude<StreamFormat, 'sse' | 'text'>;
 
 /**
  * The provider of an event stream, from its first event's payload: a chat completion's chunks carry
@@ -116,7 +117,92 @@ function providerOf(first: ServerSentEvent): EventFormat {
   }
 }
 
-const TOOL_NEEDS_EVENTS = 'objectStream: tool is for an event stream (format openai, anthropic, gemini or ollama)';
+/** Options of {@link providerTextStream}. */
+export interface ProviderTextStreamOptions {
+  /** How the source is written (see {@link ObjectStreamOptions.format}). */
+  readonly format?: StreamFormat;
+  /** Read a tool call's arguments instead of the text: `true` for the first call, or the tool's name. */
+  readonly tool?: boolean | string;
+  /** Cancels the source at once; the iteration rejects with an `AbortError`. */
+  readonly signal?: AbortSignal;
+  /** Receives what the provider sends as reasoning beside the text (never part of what is yielded). */
+  readonly onReasoning?: (delta: string) => void;
+}
+
+/**
+ * The text (or tool-call argument) deltas of any provider's streamed response, read as {@link objectStream}
+ * reads it: an event stream told apart by its first event (OpenAI's chat completions or Responses API,
+ * Anthropic, Gemini), Ollama's newline-delimited JSON, a provider's client's stream, or plain text.
+ */
+export async function* providerTextStream(
+  source: ProviderStream,
+  options?: ProviderTextStreamOptions,
+): AsyncGenerator<string> {
+  const { signal, tool, onReasoning } = options ?? {};
+  let format = options?.format;
+  if (format !== undefined && !FORMATS.includes(format))
+    throw new RangeError(`format must be one of ${FORMATS.join(', ')}, got ${String(format)}`);
+  if (format === 'text' && tool !== undefined) throw new TypeError(TOOL_NEEDS_EVENTS);
+  const chunks = chunksOf(source, signal);
+  const first = await chunks.next();
+  if (first.done === true) return;
+  const all = prepend(first.value, chunks);
+  try {
+    const objects = isEventObject(first.value);
+    if (format === undefined && !objects) {
+      const type =
+        typeof Response !== 'undefined' && source instanceof Response ? (source.headers.get('content-type') ?? '') : '';
+      format = /^\s*text\/event-stream/i.test(type)
+        ? 'sse'
+        : /^\s*application\/(x-)?ndjson/i.test(type)
+          ? 'ollama'
+          : 'text';
+    }
+    if (format === 'text') {
+      if (objects) throw new TypeError('format text reads bytes or text, and the source gave an object');
+      if (tool !== undefined) throw new TypeError(TOOL_NEEDS_EVENTS);
+      const decoder = new ChunkDecoder();
+      for await (const chunk of all) {
+        const text = decoder.text(chunk as string | Uint8Array);
+        if (text !== '') yield text;
+      }
+      const tail = decoder.end();
+      if (tail !== '') yield tail;
+      return;
+    }
+    let events: AsyncIterable<unknown>;
+    let provider: EventFormat;
+    if (objects) {
+      const known = format === undefined || format === 'sse' ? providerOfPayload(first.value) : format;
+      if (known === undefined) {
+        const shown = (JSON.stringify(first.value) ?? String(first.value)).slice(0, 200);
+        throw new TypeError(
+          `the stream's objects are not OpenAI's, Anthropic's, Gemini's or Ollama's events (the first: ${shown}); pass another library's stream as its text deltas`,
+        );
+      }
+      provider = known;
+      events = all;
+    } else if (format === 'ollama') {
+      provider = format;
+      events = jsonLines(all, provider);
+    } else {
+      const sse = serverSentEvents(all as AsyncIterable<string | Uint8Array>, { signal });
+      const head = await sse.next();
+      if (head.done === true) return;
+      provider = format === undefined || format === 'sse' ? providerOf(head.value) : format;
+      events = payloads(prepend(head.value, sse), provider);
+    }
+    if (provider === 'openai') yield* openAIEventDeltas(events, { toolArguments: tool ?? false, onReasoning });
+    else if (provider === 'anthropic') yield* anthropicEventDeltas(events, { toolInput: tool ?? false, onReasoning });
+    else if (provider === 'gemini') yield* geminiEventDeltas(events, { functionCall: tool ?? false, onReasoning });
+    else yield* ollamaEventDeltas(events, { toolCall: tool ?? false, onReasoning });
+  } finally {
+    // Left early or failed: the source is cancelled (a no-op once it has ended).
+    await all.return(undefined);
+  }
+}
+
+const TOOL_NEEDS_EVENTS = 'tool is for an event stream (format openai, anthropic, gemini, ollama or sse)';
 
 class ObjectStreamReader<T> implements ObjectStream<T> {
   readonly #source: ProviderStream;
@@ -187,72 +273,14 @@ class ObjectStreamReader<T> implements ObjectStream<T> {
   }
 
   /** The text (or argument) deltas of the source, reasoning deltas going to `thoughts`. */
-  async *#deltas(thoughts: string[]): AsyncGenerator<string> {
-    const { signal, tool } = this.#options;
-    let format = this.#options.format;
-    const source = this.#source;
-    if (format === 'text' && tool !== undefined) throw new TypeError(TOOL_NEEDS_EVENTS);
-    const chunks = chunksOf(source, signal);
-    const first = await chunks.next();
-    if (first.done === true) return;
-    const all = prepend(first.value, chunks);
-    try {
-      const objects = isEventObject(first.value);
-      if (format === undefined && !objects) {
-        const type =
-          typeof Response !== 'undefined' && source instanceof Response
-            ? (source.headers.get('content-type') ?? '')
-            : '';
-        format = /^\s*text\/event-stream/i.test(type)
-          ? undefined
-          : /^\s*application\/(x-)?ndjson/i.test(type)
-            ? 'ollama'
-            : 'text';
-      }
-      if (format === 'text') {
-        if (objects)
-          throw new TypeError('objectStream: format text reads bytes or text, and the source gave an object');
-        if (tool !== undefined) throw new TypeError(TOOL_NEEDS_EVENTS);
-        const decoder = new ChunkDecoder();
-        for await (const chunk of all) {
-          const text = decoder.text(chunk as string | Uint8Array);
-          if (text !== '') yield text;
-        }
-        const tail = decoder.end();
-        if (tail !== '') yield tail;
-        return;
-      }
-      let events: AsyncIterable<unknown>;
-      let provider: EventFormat;
-      if (objects) {
-        const known = format ?? providerOfPayload(first.value);
-        if (known === undefined) {
-          const shown = (JSON.stringify(first.value) ?? String(first.value)).slice(0, 200);
-          throw new TypeError(
-            `objectStream: the stream's objects are not OpenAI's, Anthropic's, Gemini's or Ollama's events (the first: ${shown}); pass another library's stream as its text deltas`,
-          );
-        }
-        provider = known;
-        events = all;
-      } else if (format === 'ollama') {
-        provider = format;
-        events = jsonLines(all, provider);
-      } else {
-        const sse = serverSentEvents(all as AsyncIterable<string | Uint8Array>, { signal });
-        const head = await sse.next();
-        if (head.done === true) return;
-        provider = format ?? providerOf(head.value);
-        events = payloads(prepend(head.value, sse), provider);
-      }
-      const onReasoning = (d: string): void => void thoughts.push(d);
-      if (provider === 'openai') yield* openAIEventDeltas(events, { toolArguments: tool ?? false, onReasoning });
-      else if (provider === 'anthropic') yield* anthropicEventDeltas(events, { toolInput: tool ?? false, onReasoning });
-      else if (provider === 'gemini') yield* geminiEventDeltas(events, { functionCall: tool ?? false, onReasoning });
-      else yield* ollamaEventDeltas(events, { toolCall: tool ?? false, onReasoning });
-    } finally {
-      // Left early or failed: the source is cancelled (a no-op once it has ended).
-      await all.return(undefined);
-    }
+  #deltas(thoughts: string[]): AsyncGenerator<string> {
+    const { signal, tool, format } = this.#options;
+    return providerTextStream(this.#source, {
+      format,
+      tool,
+      signal,
+      onReasoning: (d) => void thoughts.push(d),
+    });
   }
 
   async *#run(): AsyncGenerator<ObjectStreamUpdate<T>> {

@@ -973,6 +973,28 @@ export async function* ollamaEventDeltas(
   if (first !== undefined && !known) throw foreignEvents('ollama', first.event);
 }
 
+/**
+ * The text of any provider's whole response, told by its shape: an OpenAI chat completion or Responses API
+ * response, an Anthropic message, a Gemini response, or an Ollama chat or generate response (each read as
+ * its own reader reads it). An error object in a provider's shape throws its {@link ProviderError}.
+ *
+ * @throws {TypeError} when `response` is none of these.
+ */
+export function providerText(response: unknown): string {
+  const r = obj(response);
+  if (r !== undefined) {
+    if (Array.isArray(r.choices) || r.object === 'response' || Array.isArray(r.output)) return openAIText(r);
+    if (r.type === 'message' || (r.type === 'error' && obj(r.error) !== undefined)) return anthropicText(r);
+    if (r.candidates !== undefined || r.promptFeedback !== undefined) return geminiText(r);
+    if (typeof r.done === 'boolean' || typeof r.error === 'string') return ollamaText(r);
+    // `{error: {…}}`: OpenAI's, or Google's with its `status`.
+    const e = obj(r.error);
+    if (e !== undefined) throw errorEvent(typeof e.status === 'string' ? 'gemini' : 'openai', r, JSON.stringify(r));
+  }
+  const shown = (JSON.stringify(response) ?? String(response)).slice(0, 200);
+  throw new TypeError(`providerText: not a response of OpenAI, Anthropic, Gemini or Ollama: ${shown}`);
+}
+
 /** `Retry-After` (seconds or an HTTP date) in ms. */
 function retryAfter(header: string | null): number | undefined {
   if (header === null) return undefined;

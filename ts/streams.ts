@@ -58,7 +58,8 @@ export class ChunkDecoder {
       this.#head = null;
       throw new TypeError(
         'stream: the body is server-sent events (it starts with "data:" or "event:"), not the text of a response: ' +
-          'read it with objectStream(response) for JSON, or openAITextStream / anthropicTextStream for its text',
+          "read it with objectStream(response) (objectStream(source, { format: 'sse' }) for a source other than a " +
+          "Response) for JSON, or providerTextStream(source, { format: 'sse' }) for its text",
       );
     }
     this.#head = head.length >= SSE_LOOK ? null : head;

@@ -283,7 +283,7 @@ test('--jsonl --field reads a property; --max-line-bytes fails a long line witho
       .map((l) => JSON.parse(l)),
     [
       { ok: true, value: [1] },
-      { ok: false, error: 'line 2: not an object with a "content" property' },
+      { ok: false, error: 'line 2: nothing at "content"' },
     ],
   );
   const long = JSON.stringify(`[${'1,'.repeat(5000)}1]`);
@@ -347,4 +347,102 @@ test('a large JSONL batch: every line right, in order, in bounded memory', async
   assert.equal(r.code, 1, 'the pool holds responses without JSON');
   const rss = Number(/peak RSS (\d+) MB/.exec(r.stats)[1]);
   assert.ok(rss < 200, r.stats);
+});
+
+const lines = (out) =>
+  out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+
+test('--field takes a dotted path with array indices; a name with dots is taken whole first', () => {
+  const input = [
+    { choices: [{ message: { content: '[1,' } }] },
+    { 'choices.0.message.content': '[2,' },
+    { choices: [] },
+    { choices: 'x' },
+  ]
+    .map((o) => JSON.stringify(o))
+    .join('\n');
+  assert.deepEqual(lines(run(['repair', '--jsonl', '--field', 'choices.0.message.content'], input).out), [
+    { ok: true, value: [1] },
+    { ok: true, value: [2] },
+    { ok: false, error: 'line 3: nothing at "choices.0.message.content"' },
+    { ok: false, error: 'line 4: nothing at "choices.0.message.content"' },
+  ]);
+});
+
+test('--from reads the model text out of a provider batch file, line by line, failures isolated', () => {
+  const completion = (content) => ({ choices: [{ index: 0, message: { role: 'assistant', content } }] });
+  // OpenAI's Batch API output: the response body under response.body, or an error and no response.
+  const openai = [
+    { custom_id: 'a', response: { status_code: 200, body: completion(MESSY) }, error: null },
+    { custom_id: 'b', response: null, error: { code: 'batch_expired', message: 'expired' } },
+    {
+      custom_id: 'c',
+      response: { status_code: 200, body: completion(null) },
+      error: null,
+    },
+  ];
+  openai[2].response.body.choices[0].message.refusal = 'I cannot help with that.';
+  const r = run(
+    ['extract', '--schema', schemaFile, '--jsonl', '--field', 'response.body', '--from', 'openai'],
+    openai.map((o) => JSON.stringify(o)).join('\n'),
+  );
+  const out = lines(r.out);
+  assert.equal(r.code, 1);
+  assert.deepEqual(out[0], { ok: true, value: { chosenIndex: 2, speech: 'Hello' } });
+  assert.equal(out[1].error, 'line 2: nothing at "response.body"');
+  assert.match(out[2].error, /^line 3: ProviderError: openai: the model refused: I cannot help/);
+  // Anthropic's Message Batches results; --from auto tells each line's provider.
+  const anthropic = {
+    custom_id: 'a',
+    result: { type: 'succeeded', message: { type: 'message', content: [{ type: 'text', text: '[1, 2,]' }] } },
+  };
+  const a = run(['repair', '--jsonl', '--field', 'result.message', '--from', 'auto'], JSON.stringify(anthropic));
+  assert.deepEqual(lines(a.out), [{ ok: true, value: [1, 2] }]);
+  assert.equal(run(['repair', '--from', 'bedrock'], '{}').code, 2);
+});
+
+test('--from reads a whole response or the stream the API sent: events, JSON lines, a JSON array', () => {
+  const text = MESSY;
+  const pieces = text.match(/.{1,7}/gsu);
+  const sse = (events) => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+  const bodies = {
+    'openai whole': JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: text } }] }),
+    'openai stream': `${sse(pieces.map((content) => ({ choices: [{ index: 0, delta: { content } }] })))}data: [DONE]\n\n`,
+    'responses stream': pieces
+      .map(
+        (delta) =>
+          `event: response.output_text.delta\ndata: ${JSON.stringify({ type: 'response.output_text.delta', delta })}\n\n`,
+      )
+      .join(''),
+    'anthropic stream': pieces
+      .map(
+        (t) =>
+          `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } })}\n\n`,
+      )
+      .join(''),
+    'gemini array': JSON.stringify(pieces.map((t) => ({ candidates: [{ content: { parts: [{ text: t }] } }] }))),
+    'ollama lines': pieces.map((content) => `${JSON.stringify({ message: { content }, done: false })}\n`).join(''),
+  };
+  for (const [name, body] of Object.entries(bodies)) {
+    const r = run(['extract', '--schema', schemaFile, '--from', 'auto'], body);
+    assert.equal(r.code, 0, `${name}: ${r.err}`);
+    assert.deepEqual(JSON.parse(r.out), { chosenIndex: 2, speech: 'Hello' }, name);
+  }
+  assert.deepEqual(JSON.parse(run(['repair', '--from', 'anthropic'], bodies['anthropic stream']).out), {
+    chosenIndex: '2',
+    speech: 'Hello',
+  });
+  const bad = run(['repair', '--from', 'auto'], 'Just some text.');
+  assert.equal(bad.code, 1);
+  assert.equal(bad.out, '');
+  assert.match(bad.err, /ollama: a stream event is not JSON/);
+  const refused = run(
+    ['repair', '--from', 'auto'],
+    JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+  );
+  assert.equal(refused.code, 1);
+  assert.match(refused.err, /ProviderError: anthropic: Overloaded/);
 });

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { z } from 'zod';
-import { objectStream, extract, ProviderError, wasmMemorySize } from 'llm-response-sanitizer';
+import { objectStream, providerTextStream, extract, ProviderError, wasmMemorySize } from 'llm-response-sanitizer';
 
 const Turn = z.object({ chosenIndex: z.number().int(), speech: z.string(), mood: z.enum(['calm', 'angry']) });
 const answer =
@@ -196,7 +196,7 @@ test('leaving early, cancelling the ReadableStream and aborting all end the requ
 });
 
 test('bad options are errors at the call', async () => {
-  assert.throws(() => objectStream([], { format: 'sse' }), RangeError);
+  assert.throws(() => objectStream([], { format: 'xml' }), RangeError);
   assert.throws(() => objectStream([], { schema: 42 }), TypeError);
   assert.throws(() => objectStream([], { signal: {} }), TypeError);
   await assert.rejects(
@@ -223,4 +223,26 @@ test('an iterable of objects that are no provider’s events is a TypeError that
     (await objectStream([{ candidates: [{ content: { parts: [{ text: '[3]' }] } }] }]).result).value,
     [3],
   );
+});
+
+test('format sse reads server-sent events from any source, the provider told by the first event', async () => {
+  const bodies = [
+    openaiEvent({ content: '[1, ' }) + openaiEvent({ content: '2]' }),
+    anthropicEvent('message_start', { message: {} }) +
+      anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: '[1, 2]' } }),
+    responsesEvent('response.output_text.delta', { delta: '[1, 2]' }),
+  ];
+  for (const body of bodies) {
+    // Text chunks and byte chunks, split inside events.
+    const bytes = new TextEncoder().encode(body);
+    for (const source of [body.match(/.{1,5}/gsu), [bytes.subarray(0, 9), bytes.subarray(9)]]) {
+      assert.deepEqual((await objectStream(source, { format: 'sse' }).result).value, [1, 2]);
+      let text = '';
+      for await (const d of providerTextStream(source, { format: 'sse' })) text += d;
+      assert.equal(text.replace(/\s/g, ''), '[1,2]');
+    }
+  }
+  // Without the format, an iterable is plain text, and events in it say how to read them.
+  await assert.rejects(objectStream([bodies[0]]).result, /server-sent events.*format: 'sse'/s);
+  await assert.rejects(providerTextStream([], { format: 'xml' }).next(), RangeError);
 });

@@ -19,6 +19,7 @@ import {
   ollamaText,
   ollamaToolArguments,
   ollamaTextStream,
+  providerText,
   ProviderError,
   isTransportError,
   parseAndRepair,
@@ -796,4 +797,33 @@ test('an HTTP error body whose error is a string (Ollama, some OpenAI-compatible
     createOpenAIQuery({ model: 'qwen9', fetch: fetchLike })('p'),
     (e) => e instanceof ProviderError && e.status === 404 && /HTTP 404.*model 'qwen9' not found/.test(e.message),
   );
+});
+
+test('providerText tells each provider’s whole response by its shape', () => {
+  const text = 'Sure: {"a": 1,}';
+  assert.equal(providerText(completion({ role: 'assistant', content: text })), text);
+  assert.equal(
+    providerText(response([{ type: 'message', content: [{ type: 'output_text', text }] }])),
+    text,
+    'Responses API',
+  );
+  assert.equal(providerText({ type: 'message', role: 'assistant', content: [{ type: 'text', text }] }), text);
+  assert.equal(providerText({ candidates: [{ content: { parts: [{ text }] }, index: 0 }] }), text);
+  assert.equal(providerText({ model: 'm', message: { role: 'assistant', content: text }, done: true }), text);
+  assert.equal(providerText({ model: 'm', response: text, done: true }), text);
+  // Errors in each provider's shape are that provider's ProviderError.
+  const fails = (value, provider, status) => () =>
+    assert.throws(
+      () => providerText(value),
+      (e) => e instanceof ProviderError && e.provider === provider && e.status === status,
+    );
+  fails({ error: { message: 'slow', type: 'rate_limit_exceeded' } }, 'openai', 429)();
+  fails({ type: 'error', error: { type: 'overloaded_error', message: 'busy' } }, 'anthropic', 529)();
+  fails({ error: { code: 503, message: 'down', status: 'UNAVAILABLE' } }, 'gemini', 503)();
+  fails({ error: 'model not found' }, 'ollama', undefined)();
+  for (const bad of [null, 'text', [], { text }])
+    assert.throws(
+      () => providerText(bad),
+      (e) => e instanceof TypeError && /not a response of OpenAI/.test(e.message),
+    );
 });
