@@ -302,6 +302,26 @@ function foreignEvents(provider: Provider, first: unknown): ProviderError {
   );
 }
 
+/**
+ * The events of a provider's stream as objects, as they come; at its end, when there were events and none was
+ * the provider's own (`own`), the {@link foreignEvents} error.
+ */
+async function* ownEvents(
+  events: AsyncIterable<unknown>,
+  provider: Provider,
+  own: (event: Json) => boolean,
+): AsyncGenerator<Json> {
+  let first: { event: unknown } | undefined;
+  let known = false;
+  for await (const event of events) {
+    first ??= { event };
+    const o = eventObject(event, provider);
+    known ||= own(o);
+    yield o;
+  }
+  if (first !== undefined && !known) throw foreignEvents(provider, first.event);
+}
+
 /** The event payloads of a provider's stream: parsed from its bytes, or an SDK's event objects as they come. */
 async function* streamPayloads(
   source: ProviderStream,
@@ -529,13 +549,10 @@ export async function* openAIEventDeltas(
     callDeltas: false,
     textDeltas: false,
   };
-  let first: { event: unknown } | undefined;
-  let known = false;
-  for await (const event of events) {
-    first ??= { event };
-    const chunk = eventObject(event, 'openai');
+  const own = (chunk: Json): boolean =>
+    Array.isArray(chunk.choices) || (typeof chunk.type === 'string' && chunk.type.startsWith('response.'));
+  for await (const chunk of ownEvents(events, 'openai', own)) {
     if (obj(chunk.error) !== undefined) throw errorEvent('openai', chunk, JSON.stringify(chunk));
-    known ||= Array.isArray(chunk.choices) || (typeof chunk.type === 'string' && chunk.type.startsWith('response.'));
     // A response's events name their type; a chat completion's chunks carry `choices`.
     const step =
       typeof chunk.type === 'string' && chunk.choices === undefined
@@ -547,7 +564,6 @@ export async function* openAIEventDeltas(
       yield piece;
     }
   }
-  if (first !== undefined && !known) throw foreignEvents('openai', first.event);
   if (!state.yielded && state.refusal !== '') throw refusalError('openai', state.refusal);
 }
 
@@ -697,13 +713,8 @@ export async function* anthropicEventDeltas(
   const want = options?.toolInput ?? false;
   let block: number | undefined; // the tool_use block being followed
   let yielded = false;
-  let first: { event: unknown } | undefined;
-  let known = false;
-  for await (const event of events) {
-    first ??= { event };
-    const payload = eventObject(event, 'anthropic');
+  for await (const payload of ownEvents(events, 'anthropic', (p) => ANTHROPIC_EVENTS.has(p.type))) {
     const type = payload.type;
-    known ||= ANTHROPIC_EVENTS.has(type);
     if (type === 'error') throw errorEvent('anthropic', payload, JSON.stringify(payload));
     if (type === 'message_stop') return;
     // Claude's safety refusal ends the message with `stop_reason: 'refusal'`.
@@ -733,7 +744,6 @@ export async function* anthropicEventDeltas(
       yield delta.partial_json;
     }
   }
-  if (first !== undefined && !known) throw foreignEvents('anthropic', first.event);
 }
 
 /** The finish reasons of a Gemini candidate that a safety or policy filter stopped. */
@@ -846,12 +856,10 @@ export async function* geminiEventDeltas(
   const want = options?.functionCall ?? false;
   let yielded = false;
   let block: string | undefined;
-  let first: { event: unknown } | undefined;
-  let known = false;
-  for await (const event of events) {
-    first ??= { event };
-    const [r, candidate] = geminiCandidate(eventObject(event, 'gemini'), 'geminiTextStream', options?.candidate ?? 0);
-    known ||= r.candidates !== undefined || r.promptFeedback !== undefined || r.usageMetadata !== undefined;
+  const own = (r: Json): boolean =>
+    r.candidates !== undefined || r.promptFeedback !== undefined || r.usageMetadata !== undefined;
+  for await (const event of ownEvents(events, 'gemini', own)) {
+    const [r, candidate] = geminiCandidate(event, 'geminiTextStream', options?.candidate ?? 0);
     for (const part of geminiParts(candidate)) {
       if (part.thought === true) {
         if (typeof part.text === 'string' && part.text !== '') options?.onReasoning?.(part.text);
@@ -872,7 +880,6 @@ export async function* geminiEventDeltas(
     }
     block ??= geminiBlock(r, candidate);
   }
-  if (first !== undefined && !known) throw foreignEvents('gemini', first.event);
   if (!yielded && want === false && block !== undefined) throw refusalError('gemini', block);
 }
 
@@ -950,12 +957,8 @@ export async function* ollamaEventDeltas(
 ): AsyncGenerator<string> {
   const want = options?.toolCall ?? false;
   let called = false;
-  let first: { event: unknown } | undefined;
-  let known = false;
-  for await (const event of events) {
-    first ??= { event };
-    const r = ollamaObject(eventObject(event, 'ollama'), 'ollamaTextStream');
-    known ||= typeof r.done === 'boolean';
+  for await (const event of ownEvents(events, 'ollama', (r) => typeof r.done === 'boolean')) {
+    const r = ollamaObject(event, 'ollamaTextStream');
     const thinking = obj(r.message)?.thinking ?? r.thinking;
     if (typeof thinking === 'string' && thinking !== '') options?.onReasoning?.(thinking);
     if (want === false) {
@@ -970,7 +973,6 @@ export async function* ollamaEventDeltas(
     }
     if (r.done === true) return;
   }
-  if (first !== undefined && !known) throw foreignEvents('ollama', first.event);
 }
 
 /**
