@@ -109,6 +109,7 @@ export {
   ollamaToolArguments,
   ollamaTextStream,
   providerText,
+  providerToolArguments,
   serverSentEvents,
   createOpenAIQuery,
   createAnthropicQuery,

@@ -15,6 +15,9 @@ import {
   openAIEventDeltas,
   prepend,
   payloads,
+  providerOfResponse,
+  providerText,
+  providerToolArguments,
   serverSentEvents,
   type ProviderStream,
   type ServerSentEvent,
@@ -152,6 +155,10 @@ export async function* providerTextStream(
     if (format === undefined && !objects) {
       const type =
         typeof Response !== 'undefined' && source instanceof Response ? (source.headers.get('content-type') ?? '') : '';
+      if (/^\s*application\/json/i.test(type)) {
+        yield await wholeBody(all, tool);
+        return;
+      }
       format = /^\s*text\/event-stream/i.test(type)
         ? 'sse'
         : /^\s*application\/(x-)?ndjson/i.test(type)
@@ -200,6 +207,29 @@ export async function* providerTextStream(
     // Left early or failed: the source is cancelled (a no-op once it has ended).
     await all.return(undefined);
   }
+}
+
+/**
+ * A JSON body read whole: a provider's whole response (a request without `stream`, or an error body) gives its
+ * text, or its tool call's arguments, or throws its error; any other JSON is the text itself.
+ */
+async function wholeBody(chunks: AsyncIterable<unknown>, tool: boolean | string | undefined): Promise<string> {
+  const decoder = new TextDecoder('utf-8');
+  let body = '';
+  for await (const chunk of chunks)
+    body += typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
+  body += decoder.decode();
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  // Not a provider's response: the JSON is the text.
+  if (providerOfResponse(value) === undefined) return body;
+  return tool === undefined || tool === false
+    ? providerText(value)
+    : providerToolArguments(value, tool === true ? undefined : { name: tool });
 }
 
 const TOOL_NEEDS_EVENTS = 'tool is for an event stream (format openai, anthropic, gemini, ollama or sse)';

@@ -976,6 +976,32 @@ export async function* ollamaEventDeltas(
 }
 
 /**
+ * The provider of a whole response, by its shape: an OpenAI chat completion or Responses API response, an
+ * Anthropic message, a Gemini response, an Ollama chat or generate response, or an error object in one of
+ * their shapes. `undefined` for none of these.
+ */
+export function providerOfResponse(response: unknown): Provider | undefined {
+  const r = obj(response);
+  if (r === undefined) return undefined;
+  if (Array.isArray(r.choices) || r.object === 'response' || Array.isArray(r.output)) return 'openai';
+  if (r.type === 'message' || (r.type === 'error' && obj(r.error) !== undefined)) return 'anthropic';
+  if (r.candidates !== undefined || r.promptFeedback !== undefined) return 'gemini';
+  if (typeof r.done === 'boolean' || typeof r.error === 'string') return 'ollama';
+  // `{error: {…}}`: Google's has a `status`; OpenAI's does not.
+  const e = obj(r.error);
+  if (e !== undefined) return typeof e.status === 'string' ? 'gemini' : 'openai';
+  return undefined;
+}
+
+/** The provider of a whole response, or the TypeError of {@link providerText}. */
+function responseProvider(response: unknown, fn: string): [Provider, Json] {
+  const provider = providerOfResponse(response);
+  if (provider !== undefined) return [provider, response as Json];
+  const shown = (JSON.stringify(response) ?? String(response)).slice(0, 200);
+  throw new TypeError(`${fn}: not a response of OpenAI, Anthropic, Gemini or Ollama: ${shown}`);
+}
+
+/**
  * The text of any provider's whole response, told by its shape: an OpenAI chat completion or Responses API
  * response, an Anthropic message, a Gemini response, or an Ollama chat or generate response (each read as
  * its own reader reads it). An error object in a provider's shape throws its {@link ProviderError}.
@@ -983,18 +1009,23 @@ export async function* ollamaEventDeltas(
  * @throws {TypeError} when `response` is none of these.
  */
 export function providerText(response: unknown): string {
-  const r = obj(response);
-  if (r !== undefined) {
-    if (Array.isArray(r.choices) || r.object === 'response' || Array.isArray(r.output)) return openAIText(r);
-    if (r.type === 'message' || (r.type === 'error' && obj(r.error) !== undefined)) return anthropicText(r);
-    if (r.candidates !== undefined || r.promptFeedback !== undefined) return geminiText(r);
-    if (typeof r.done === 'boolean' || typeof r.error === 'string') return ollamaText(r);
-    // `{error: {…}}`: OpenAI's, or Google's with its `status`.
-    const e = obj(r.error);
-    if (e !== undefined) throw errorEvent(typeof e.status === 'string' ? 'gemini' : 'openai', r, JSON.stringify(r));
-  }
-  const shown = (JSON.stringify(response) ?? String(response)).slice(0, 200);
-  throw new TypeError(`providerText: not a response of OpenAI, Anthropic, Gemini or Ollama: ${shown}`);
+  const [provider, r] = responseProvider(response, 'providerText');
+  if (provider === 'openai') return openAIText(r);
+  if (provider === 'anthropic') return anthropicText(r);
+  if (provider === 'gemini') return geminiText(r);
+  return ollamaText(r);
+}
+
+/**
+ * The arguments of a tool call in any provider's whole response (the first, or the first named `name`), as
+ * JSON text: {@link providerText}'s reading for tool calls.
+ */
+export function providerToolArguments(response: unknown, options?: { readonly name?: string }): string {
+  const [provider, r] = responseProvider(response, 'providerToolArguments');
+  if (provider === 'openai') return openAIToolArguments(r, options);
+  if (provider === 'anthropic') return anthropicToolInput(r, options);
+  if (provider === 'gemini') return geminiFunctionArguments(r, options);
+  return ollamaToolArguments(r, options);
 }
 
 /** `Retry-After` (seconds or an HTTP date) in ms. */

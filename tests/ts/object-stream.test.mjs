@@ -246,3 +246,30 @@ test('format sse reads server-sent events from any source, the provider told by 
   await assert.rejects(objectStream([bodies[0]]).result, /server-sent events.*format: 'sse'/s);
   await assert.rejects(providerTextStream([], { format: 'xml' }).next(), RangeError);
 });
+
+test('a JSON body is read whole: a provider’s response gives its text or tool call, its error throws, other JSON is the text', async () => {
+  const json = (value, status = 200) =>
+    new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+  const answerText = "Sure: {'chosenIndex': 2, 'speech': 'Halt!', 'mood': 'calm',}";
+  const want = { chosenIndex: 2, speech: 'Halt!', mood: 'calm' };
+  const completion = { choices: [{ index: 0, message: { role: 'assistant', content: answerText } }] };
+  assert.deepEqual((await objectStream(json(completion), { schema: Turn }).result).value, want);
+  const message = {
+    type: 'message',
+    content: [
+      { type: 'text', text: answerText },
+      { type: 'tool_use', name: 'act', input: want },
+    ],
+  };
+  assert.deepEqual((await objectStream(json(message), { schema: Turn }).result).value, want);
+  assert.deepEqual((await objectStream(json(message), { schema: Turn, tool: 'act' }).result).value, want);
+  assert.equal(await objectStream(json(message)).text, answerText);
+  // An error body is the provider's error, not a value.
+  await assert.rejects(
+    objectStream(json({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }, 401)).result,
+    (e) => e instanceof ProviderError && e.provider === 'openai' && /Incorrect API key/.test(e.message),
+  );
+  // JSON that is no provider's response is the text itself.
+  assert.deepEqual((await objectStream(json(want), { schema: Turn }).result).value, want);
+  assert.deepEqual((await objectStream(json([1, 2])).result).value, [1, 2]);
+});

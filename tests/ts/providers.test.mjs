@@ -20,6 +20,7 @@ import {
   ollamaToolArguments,
   ollamaTextStream,
   providerText,
+  providerToolArguments,
   ProviderError,
   isTransportError,
   parseAndRepair,
@@ -826,4 +827,35 @@ test('providerText tells each provider’s whole response by its shape', () => {
       () => providerText(bad),
       (e) => e instanceof TypeError && /not a response of OpenAI/.test(e.message),
     );
+});
+
+test('providerToolArguments reads each provider’s tool call by its shape', () => {
+  const fn = { name: 'act', arguments: '{"i": 1}' };
+  assert.equal(
+    providerToolArguments(completion({ role: 'assistant', content: null, tool_calls: [{ function: fn }] })),
+    '{"i": 1}',
+  );
+  assert.equal(providerToolArguments(response([{ type: 'function_call', ...fn }]), { name: 'act' }), '{"i": 1}');
+  assert.equal(
+    providerToolArguments({ type: 'message', content: [{ type: 'tool_use', name: 'act', input: { i: 1 } }] }),
+    '{"i":1}',
+  );
+  assert.equal(
+    providerToolArguments({
+      candidates: [{ content: { parts: [{ functionCall: { name: 'act', args: { i: 1 } } }] } }],
+    }),
+    '{"i":1}',
+  );
+  assert.equal(
+    providerToolArguments({
+      message: { content: '', tool_calls: [{ function: { name: 'act', arguments: { i: 1 } } }] },
+      done: true,
+    }),
+    '{"i":1}',
+  );
+  assert.throws(
+    () => providerToolArguments({ candidates: [] }, { name: 'x' }),
+    (e) => e.code === 'no_tool_call',
+  );
+  assert.throws(() => providerToolArguments({}), TypeError);
 });
