@@ -38,7 +38,10 @@ export class ChunkDecoder {
     if (typeof chunk === 'string') text = chunk;
     else if (!ArrayBuffer.isView(chunk) && !(chunk instanceof ArrayBuffer)) {
       throw new TypeError(
-        `clean stream: chunks must be strings or bytes, got ${chunk === null ? 'null' : typeof chunk}`,
+        `clean stream: chunks must be strings or bytes, got ${chunk === null ? 'null' : typeof chunk}` +
+          (chunk !== null && typeof chunk === 'object'
+            ? " (a provider's client's stream of events? read it with objectStream or providerTextStream)"
+            : ''),
       );
     } else {
       // The mark is dropped here rather than by the decoder: Node 24 to 26's dropped one that came after a

@@ -5,7 +5,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { z } from 'zod';
-import { objectStream, providerTextStream, extract, ProviderError, wasmMemorySize } from 'llm-response-sanitizer';
+import {
+  objectStream,
+  providerTextStream,
+  partialJsonValues,
+  extract,
+  ProviderError,
+  wasmMemorySize,
+} from 'llm-response-sanitizer';
 
 const Turn = z.object({ chosenIndex: z.number().int(), speech: z.string(), mood: z.enum(['calm', 'angry']) });
 const answer =
@@ -272,4 +279,12 @@ test('a JSON body is read whole: a provider’s response gives its text or tool 
   // JSON that is no provider's response is the text itself.
   assert.deepEqual((await objectStream(json(want), { schema: Turn }).result).value, want);
   assert.deepEqual((await objectStream(json([1, 2])).result).value, [1, 2]);
+});
+
+test('a client’s stream of events given to a text adapter is a TypeError that names the readers for it', async () => {
+  const events = [{ choices: [{ index: 0, delta: { content: '[1]' } }] }];
+  await assert.rejects(async () => {
+    for await (const _ of partialJsonValues(events)) void _;
+  }, /got object \(a provider's client's stream of events\? read it with objectStream or providerTextStream\)/);
+  assert.deepEqual((await objectStream(events).result).value, [1]);
 });
