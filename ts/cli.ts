@@ -461,6 +461,10 @@ async function responseText(input: string, from: From): Promise<string> {
   }
   if (json && !Array.isArray(whole)) return wholeText(whole, from);
   const auto = from === 'auto';
+  if (!json && auto && !SSE_BODY.test(input) && !/^\ufeff?\s*\{/.test(input))
+    throw new TypeError(
+      "--from auto: the input is neither a provider's JSON response nor its stream (server-sent events or JSON lines)",
+    );
   const source = json ? (whole as object[]) : [input];
   const format = json ? (auto ? undefined : from) : auto ? (SSE_BODY.test(input) ? 'sse' : 'ollama') : from;
   let text = '';

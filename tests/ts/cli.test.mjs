@@ -438,7 +438,9 @@ test('--from reads a whole response or the stream the API sent: events, JSON lin
   const bad = run(['repair', '--from', 'auto'], 'Just some text.');
   assert.equal(bad.code, 1);
   assert.equal(bad.out, '');
-  assert.match(bad.err, /ollama: a stream event is not JSON/);
+  assert.match(bad.err, /--from auto: the input is neither a provider's JSON response nor its stream/);
+  // Named, the provider's reader says what it found.
+  assert.match(run(['repair', '--from', 'ollama'], 'Just some text.').err, /ollama: a stream event is not JSON/);
   const refused = run(
     ['repair', '--from', 'auto'],
     JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
