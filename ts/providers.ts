@@ -443,13 +443,16 @@ export function openAIText(completion: unknown, options?: { readonly choice?: nu
   const message = openAIMessage(c, options?.choice ?? 0);
   const content = message.content;
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((p) => (obj(p)?.type === 'text' && typeof obj(p)?.text === 'string' ? (obj(p)!.text as string) : ''))
-      .join('');
-  }
+  if (Array.isArray(content)) return partsText(content);
   if (typeof message.refusal === 'string') throw refusalError('openai', message.refusal);
   throw new ProviderError(NO_TEXT, { provider: 'openai', code: 'no_text' });
+}
+
+/** The `text`s of the `text` parts among `parts` (content parts), joined; anything else is left out. */
+function partsText(parts: unknown): string {
+  return asArray(parts)
+    .map((p) => (obj(p)?.type === 'text' && typeof obj(p)?.text === 'string' ? (obj(p)!.text as string) : ''))
+    .join('');
 }
 
 function asArray(v: unknown): unknown[] {
@@ -576,13 +579,21 @@ function chatStep(chunk: Json, state: OpenAIState, options: OpenAIStreamOptions 
     .find((c) => c !== undefined && (c.index ?? 0) === choice);
   const delta = obj(entry?.delta);
   if (delta === undefined) return [];
+  // Content parts (Mistral's reasoning models send them): their text, and their thinking as reasoning.
+  const parts = Array.isArray(delta.content) ? delta.content.map(obj) : [];
   if (options?.onReasoning !== undefined) {
     const thought = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
     if (typeof thought === 'string' && thought !== '') options.onReasoning(thought);
+    for (const part of parts) {
+      if (part?.type !== 'thinking') continue;
+      const text = typeof part.thinking === 'string' ? part.thinking : partsText(part.thinking);
+      if (text !== '') options.onReasoning(text);
+    }
   }
   if (want === false) {
     if (typeof delta.refusal === 'string') state.refusal += delta.refusal;
-    return typeof delta.content === 'string' && delta.content !== '' ? [delta.content] : [];
+    const text = typeof delta.content === 'string' ? delta.content : partsText(parts);
+    return text === '' ? [] : [text];
   }
   const out: string[] = [];
   for (const c of asArray(delta.tool_calls).map(obj)) {

@@ -859,3 +859,28 @@ test('providerToolArguments reads each provider’s tool call by its shape', () 
   );
   assert.throws(() => providerToolArguments({}), TypeError);
 });
+
+test('content parts in a chat stream (Mistral’s reasoning models): text parts are the text, thinking parts the reasoning', async () => {
+  const chunk = (content) =>
+    `data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant', content } }] })}\n\n`;
+  const body = [
+    chunk([{ type: 'thinking', thinking: [{ type: 'text', text: 'They want ' }] }]),
+    chunk([{ type: 'thinking', thinking: [{ type: 'text', text: 'a list.' }] }]),
+    chunk([{ type: 'text', text: '[1, ' }]),
+    chunk('2'),
+    chunk([{ type: 'text', text: ']' }, { type: 'image_url' }]),
+    'data: [DONE]\n\n',
+  ];
+  const thoughts = [];
+  assert.equal((await all(openAITextStream(body, { onReasoning: (t) => thoughts.push(t) }))).join(''), '[1, 2]');
+  assert.equal(thoughts.join(''), 'They want a list.');
+  // The whole message of such a model: its text parts, the thinking left out.
+  const message = {
+    role: 'assistant',
+    content: [
+      { type: 'thinking', thinking: [{ type: 'text', text: 'Hm.' }] },
+      { type: 'text', text: '{"a": 1}' },
+    ],
+  };
+  assert.equal(openAIText(completion(message)), '{"a": 1}');
+});
