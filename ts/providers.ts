@@ -10,8 +10,8 @@
 
 import { abortError } from './errors.js';
 
-/** Which provider a {@link ProviderError} came from. */
-export type Provider = 'openai' | 'anthropic' | 'gemini' | 'ollama';
+/** Which provider a {@link ProviderError} came from (`ai-sdk`: the parts of an AI SDK stream). */
+export type Provider = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'ai-sdk';
 
 /** A provider call failed: an HTTP error, an error event in a stream, or a response without the asked-for part. */
 export class ProviderError extends Error {
@@ -288,6 +288,7 @@ const EVENTS_OF: Record<Provider, string> = {
   anthropic: 'Anthropic message events',
   gemini: 'Gemini GenerateContentResponse chunks',
   ollama: 'Ollama chat or generate chunks',
+  'ai-sdk': 'AI SDK stream parts',
 };
 
 /**
@@ -1037,6 +1038,100 @@ export function providerToolArguments(response: unknown, options?: { readonly na
   if (provider === 'anthropic') return anthropicToolInput(r, options);
   if (provider === 'gemini') return geminiFunctionArguments(r, options);
   return ollamaToolArguments(r, options);
+}
+
+/**
+ * The types of the AI SDK's stream parts, in `streamText`'s `fullStream` and in a UI message stream
+ * (`toUIMessageStream`, or `toUIMessageStreamResponse`'s server-sent events), that tell such a stream.
+ */
+export const AI_SDK_PARTS: ReadonlySet<unknown> = new Set([
+  'start',
+  'start-step',
+  'text-start',
+  'text-delta',
+  'text-end',
+  'reasoning-start',
+  'reasoning-delta',
+  'reasoning-end',
+  'tool-input-start',
+  'tool-input-delta',
+  'tool-input-end',
+  'tool-input-available',
+  'tool-call',
+  'finish-step',
+  'finish',
+  'abort',
+]);
+
+/** What an AI SDK stream yields. */
+export interface AiSdkStreamOptions {
+  /** Yield a tool call's input (as JSON text) instead of text: `true` for the first call, or the tool's name. */
+  readonly toolInput?: boolean | string;
+  /** Receives the reasoning parts, which are never part of what the stream yields. */
+  readonly onReasoning?: (delta: string) => void;
+}
+
+/**
+ * The text deltas of an AI SDK stream's parts: `streamText`'s `fullStream` (`text`), or a UI message stream
+ * (`delta`; through `toUIMessageStreamResponse`, its server-sent events). Reasoning parts go to
+ * `onReasoning`; with `toolInput`, the input deltas of a tool call, or its whole input when it came without
+ * deltas; an `error` part throws a {@link ProviderError}; the stream ends at `finish` or `abort`.
+ */
+export async function* aiSdkEventDeltas(
+  events: AsyncIterable<unknown>,
+  options?: AiSdkStreamOptions,
+): AsyncGenerator<string> {
+  const want = options?.toolInput ?? false;
+  let call: unknown; // the id of the tool call being followed
+  let inputDeltas = false;
+  for await (const part of ownEvents(events, 'ai-sdk', (p) => AI_SDK_PARTS.has(p.type))) {
+    const piece = typeof part.delta === 'string' ? part.delta : typeof part.text === 'string' ? part.text : '';
+    const id = part.toolCallId ?? part.id;
+    switch (part.type) {
+      case 'finish':
+      case 'abort':
+        return;
+      case 'error': {
+        const e = part.error;
+        const message =
+          typeof part.errorText === 'string'
+            ? part.errorText
+            : e instanceof Error
+              ? e.message
+              : typeof e === 'string'
+                ? e
+                : 'the stream reported an error';
+        throw new ProviderError(`ai-sdk: ${message}`, { provider: 'ai-sdk', cause: e, body: JSON.stringify(part) });
+      }
+      case 'reasoning-delta':
+        if (piece !== '') options?.onReasoning?.(piece);
+        break;
+      case 'text-delta':
+        if (want === false && piece !== '') yield piece;
+        break;
+      case 'tool-input-start':
+        if (want !== false && call === undefined && (want === true || part.toolName === want)) call = id;
+        break;
+      case 'tool-input-delta': {
+        const delta = typeof part.inputTextDelta === 'string' ? part.inputTextDelta : piece;
+        if (want !== false && id === call && delta !== '') {
+          inputDeltas = true;
+          yield delta;
+        }
+        break;
+      }
+      case 'tool-call':
+      case 'tool-input-available':
+        // A call whose input came whole, with no deltas before.
+        if (want === false || inputDeltas) break;
+        if (call === undefined && (want === true || part.toolName === want)) call = id;
+        if (id === call) {
+          inputDeltas = true;
+          yield typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {});
+        }
+        break;
+    }
+  }
 }
 
 /** `Retry-After` (seconds or an HTTP date) in ms. */

@@ -213,13 +213,18 @@ test('bad options are errors at the call', async () => {
 });
 
 test('an iterable of objects that are no provider’s events is a TypeError that says what to pass', async () => {
-  // The AI SDK's fullStream parts: its textStream is the way in.
-  const parts = [{ type: 'start' }, { type: 'text-delta', id: 't', text: '{"a": 1}' }, { type: 'finish' }];
+  // Some other library's token objects: their text is the way in.
+  const parts = [
+    { kind: 'token', value: '{"a": ' },
+    { kind: 'token', value: '1}' },
+  ];
   await assert.rejects(
     objectStream(parts).result,
     (e) =>
       e instanceof TypeError &&
-      /not OpenAI's, Anthropic's, Gemini's or Ollama's events \(the first: \{"type":"start"\}\)/.test(e.message),
+      /not OpenAI's, Anthropic's, Gemini's, Ollama's or the AI SDK's events \(the first: \{"kind":"token","value":"\{\\"a\\": "\}\)/.test(
+        e.message,
+      ),
   );
   // With `format`, the reader's own check speaks.
   await assert.rejects(objectStream(parts, { format: 'anthropic' }).result, (e) => e.code === 'bad_response');
@@ -287,4 +292,39 @@ test('a client’s stream of events given to a text adapter is a TypeError that 
     for await (const _ of partialJsonValues(events)) void _;
   }, /got object \(a provider's client's stream of events\? read it with objectStream or providerTextStream\)/);
   assert.deepEqual((await objectStream(events).result).value, [1]);
+});
+
+test('AI SDK parts: errors in both shapes, a tool input that came whole, the end at finish or abort', async () => {
+  const text = async (parts, options) => {
+    let out = '';
+    for await (const d of providerTextStream(parts, options)) out += d;
+    return out;
+  };
+  const start = { type: 'start' };
+  await assert.rejects(
+    text([start, { type: 'text-delta', id: 't', delta: '[' }, { type: 'error', errorText: 'Rate limit reached' }]),
+    (e) => e instanceof ProviderError && e.provider === 'ai-sdk' && /ai-sdk: Rate limit reached/.test(e.message),
+  );
+  const cause = new Error('upstream closed');
+  await assert.rejects(
+    text([start, { type: 'error', error: cause }]),
+    (e) => e instanceof ProviderError && e.cause === cause && /upstream closed/.test(e.message),
+  );
+  const whole = [
+    start,
+    { type: 'tool-input-available', toolCallId: 'c', toolName: 'act', input: { i: 1 } },
+    { type: 'finish' },
+  ];
+  assert.equal(await text(whole, { tool: 'act' }), '{"i":1}');
+  assert.equal(await text(whole, { tool: 'other' }), '');
+  const ended = [
+    start,
+    { type: 'text-delta', id: 't', text: '[1]' },
+    { type: 'abort' },
+    { type: 'text-delta', id: 't', text: 'x' },
+  ];
+  assert.equal(await text(ended), '[1]');
+  // Given as server-sent events without a Response, with format 'sse'.
+  const sse = ended.map((p) => `data: ${JSON.stringify(p)}\n\n`).join('');
+  assert.equal(await text([sse], { format: 'sse' }), '[1]');
 });

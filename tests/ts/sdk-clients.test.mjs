@@ -8,6 +8,8 @@ import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { Ollama } from 'ollama';
+import { streamText } from 'ai';
+import { MockLanguageModelV4, convertArrayToReadableStream } from 'ai/test';
 import { z } from 'zod';
 import {
   objectStream,
@@ -390,4 +392,53 @@ test('createGeminiQuery asks generateContent and streamGenerateContent as the Ge
   });
   assert.deepEqual(value, expected);
   assert.equal(attempts, 1);
+});
+
+/** A model for the AI SDK's streamText: reasoning, the answer in pieces, then a tool call's input in deltas. */
+const aiModel = () =>
+  new MockLanguageModelV4({
+    doStream: async () => ({
+      stream: convertArrayToReadableStream([
+        { type: 'reasoning-start', id: 'r' },
+        { type: 'reasoning-delta', id: 'r', delta: thought },
+        { type: 'reasoning-end', id: 'r' },
+        { type: 'text-start', id: 't' },
+        ...pieces.map((delta) => ({ type: 'text-delta', id: 't', delta })),
+        { type: 'text-end', id: 't' },
+        { type: 'tool-input-start', id: 'c1', toolName: 'act' },
+        ...args.match(/.{1,6}/gsu).map((delta) => ({ type: 'tool-input-delta', id: 'c1', delta })),
+        { type: 'tool-input-end', id: 'c1' },
+        { type: 'tool-call', toolCallId: 'c1', toolName: 'act', input: args },
+        {
+          type: 'finish',
+          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+          usage: {
+            inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+            outputTokens: { total: 1, text: 1, reasoning: 0 },
+          },
+        },
+      ]),
+    }),
+  });
+
+test("the AI SDK's streams: fullStream, the UI message stream and its Response, text and a tool call's input", async () => {
+  const sources = {
+    fullStream: () => streamText({ model: aiModel(), prompt: 'x' }).fullStream,
+    'toUIMessageStream()': () => streamText({ model: aiModel(), prompt: 'x' }).toUIMessageStream(),
+    'toUIMessageStreamResponse()': () => streamText({ model: aiModel(), prompt: 'x' }).toUIMessageStreamResponse(),
+  };
+  for (const [name, open] of Object.entries(sources)) {
+    const stream = objectStream(open(), { schema: Turn });
+    const shown = [];
+    for await (const { partial, done } of stream) if (!done) shown.push(structuredClone(partial));
+    assert.deepEqual((await stream.result).value, expected, name);
+    assert.equal(await stream.text, answer, name);
+    assert.equal(await stream.reasoning, `${thought}\n\nDraft: {"chosenIndex": 9}`, name);
+    assert.ok(
+      shown.some((p) => typeof p?.speech === 'string' && p.speech.length < expected.speech.length),
+      name,
+    );
+    const called = objectStream(open(), { schema: Turn, tool: 'act' });
+    assert.deepEqual((await called.result).value, { chosenIndex: 3, speech: 'Run', mood: 'calm' }, `${name}, tool`);
+  }
 });
