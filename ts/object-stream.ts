@@ -12,7 +12,9 @@ import {
   chunksOf,
   geminiEventDeltas,
   isEventObject,
+  isLangChainMessage,
   jsonLines,
+  langChainEventDeltas,
   ollamaEventDeltas,
   openAIEventDeltas,
   prepend,
@@ -31,7 +33,7 @@ import type { JsonSchema, InferOutput, StandardSchema } from './standard.js';
 import type { CompiledSchema, SchemaInput } from './schema.js';
 
 /** How a streamed response is written. */
-export type StreamFormat = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'ai-sdk' | 'sse' | 'text';
+export type StreamFormat = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'ai-sdk' | 'langchain' | 'sse' | 'text';
 
 /** Options of {@link objectStream}: those of `PartialJsonParser` (the schema among them), and how to read the source. */
 export interface ObjectStreamOptions<T = unknown> extends PartialJsonOptions<T> {
@@ -75,7 +77,16 @@ export interface ObjectStream<T> extends AsyncIterable<ObjectStreamUpdate<T>> {
   toReadableStream(): ReadableStream<ObjectStreamUpdate<T>>;
 }
 
-const FORMATS: readonly StreamFormat[] = ['openai', 'anthropic', 'gemini', 'ollama', 'ai-sdk', 'sse', 'text'];
+const FORMATS: readonly StreamFormat[] = [
+  'openai',
+  'anthropic',
+  'gemini',
+  'ollama',
+  'ai-sdk',
+  'langchain',
+  'sse',
+  'text',
+];
 
 /** A promise settled from outside, whose rejection is never reported as unhandled. */
 function deferred<V>(): { promise: Promise<V>; resolve: (v: V) => void; reject: (e: unknown) => void } {
@@ -104,6 +115,7 @@ function providerOfPayload(payload: unknown): EventFormat | undefined {
   if (typeof p.type === 'string' && p.type.startsWith('response.')) return 'openai';
   if (ANTHROPIC_EVENTS.has(p.type)) return 'anthropic';
   if (AI_SDK_PARTS.has(p.type)) return 'ai-sdk';
+  if (isLangChainMessage(p)) return 'langchain';
   if (p.candidates !== undefined || p.promptFeedback !== undefined) return 'gemini';
   const o = payload as { done?: unknown; message?: unknown; response?: unknown };
   if (typeof o.done === 'boolean' && (typeof o.message === 'object' || typeof o.response === 'string')) return 'ollama';
@@ -187,7 +199,7 @@ export async function* providerTextStream(
       if (known === undefined) {
         const shown = (JSON.stringify(first.value) ?? String(first.value)).slice(0, 200);
         throw new TypeError(
-          `the stream's objects are not OpenAI's, Anthropic's, Gemini's, Ollama's or the AI SDK's events (the first: ${shown}); pass another library's stream as its text deltas`,
+          `the stream's objects are not OpenAI's, Anthropic's, Gemini's, Ollama's, the AI SDK's or LangChain's events (the first: ${shown}); pass another library's stream as its text deltas`,
         );
       }
       provider = known;
@@ -206,6 +218,7 @@ export async function* providerTextStream(
     else if (provider === 'anthropic') yield* anthropicEventDeltas(events, { toolInput: tool ?? false, onReasoning });
     else if (provider === 'gemini') yield* geminiEventDeltas(events, { functionCall: tool ?? false, onReasoning });
     else if (provider === 'ai-sdk') yield* aiSdkEventDeltas(events, { toolInput: tool ?? false, onReasoning });
+    else if (provider === 'langchain') yield* langChainEventDeltas(events, { toolCall: tool ?? false, onReasoning });
     else yield* ollamaEventDeltas(events, { toolCall: tool ?? false, onReasoning });
   } finally {
     // Left early or failed: the source is cancelled (a no-op once it has ended).
@@ -236,7 +249,7 @@ async function wholeBody(chunks: AsyncIterable<unknown>, tool: boolean | string 
     : providerToolArguments(value, tool === true ? undefined : { name: tool });
 }
 
-const TOOL_NEEDS_EVENTS = 'tool is for an event stream (format openai, anthropic, gemini, ollama, ai-sdk or sse)';
+const TOOL_NEEDS_EVENTS = 'tool is for an event stream (a provider, ai-sdk, langchain or sse format)';
 
 class ObjectStreamReader<T> implements ObjectStream<T> {
   readonly #source: ProviderStream;

@@ -10,8 +10,11 @@
 
 import { abortError } from './errors.js';
 
-/** Which provider a {@link ProviderError} came from (`ai-sdk`: the parts of an AI SDK stream). */
-export type Provider = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'ai-sdk';
+/**
+ * Which provider a {@link ProviderError} came from (`ai-sdk` and `langchain`: the parts of those libraries'
+ * streams).
+ */
+export type Provider = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'ai-sdk' | 'langchain';
 
 /** A provider call failed: an HTTP error, an error event in a stream, or a response without the asked-for part. */
 export class ProviderError extends Error {
@@ -289,6 +292,7 @@ const EVENTS_OF: Record<Provider, string> = {
   gemini: 'Gemini GenerateContentResponse chunks',
   ollama: 'Ollama chat or generate chunks',
   'ai-sdk': 'AI SDK stream parts',
+  langchain: 'LangChain AIMessageChunks',
 };
 
 /**
@@ -1130,6 +1134,55 @@ export async function* aiSdkEventDeltas(
           yield typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {});
         }
         break;
+    }
+  }
+}
+
+/** Whether an object is a LangChain AI message (chunk): its `type` `ai` and a `content`. */
+export function isLangChainMessage(m: unknown): boolean {
+  const o = obj(m);
+  return o !== undefined && o.type === 'ai' && o.content !== undefined;
+}
+
+/** What a LangChain stream yields. */
+export interface LangChainStreamOptions {
+  /** Yield a tool call's argument deltas instead of text: `true` for the first call, or the tool's name. */
+  readonly toolCall?: boolean | string;
+  /** Receives the reasoning (`additional_kwargs.reasoning_content`, reasoning and thinking content blocks). */
+  readonly onReasoning?: (delta: string) => void;
+}
+
+/**
+ * The text deltas of a LangChain chat model's stream (`await model.stream(…)`: `AIMessageChunk`s): their
+ * string content, or the text of their content blocks; reasoning content and blocks go to `onReasoning`;
+ * with `toolCall`, a tool call's argument deltas (`tool_call_chunks`).
+ */
+export async function* langChainEventDeltas(
+  events: AsyncIterable<unknown>,
+  options?: LangChainStreamOptions,
+): AsyncGenerator<string> {
+  const want = options?.toolCall ?? false;
+  let call: unknown; // the index of the tool call being followed
+  for await (const chunk of ownEvents(events, 'langchain', isLangChainMessage)) {
+    const blocks = Array.isArray(chunk.content) ? chunk.content.map(obj) : [];
+    if (options?.onReasoning !== undefined) {
+      const thought = obj(chunk.additional_kwargs)?.reasoning_content;
+      if (typeof thought === 'string' && thought !== '') options.onReasoning(thought);
+      for (const b of blocks) {
+        const text = b?.type === 'reasoning' ? b.reasoning : b?.type === 'thinking' ? b.thinking : undefined;
+        if (typeof text === 'string' && text !== '') options.onReasoning(text);
+      }
+    }
+    if (want === false) {
+      const text = typeof chunk.content === 'string' ? chunk.content : partsText(blocks);
+      if (text !== '') yield text;
+      continue;
+    }
+    for (const c of asArray(chunk.tool_call_chunks).map(obj)) {
+      if (c === undefined) continue;
+      const index = c.index ?? c.id ?? 0;
+      if (call === undefined && typeof c.name === 'string' && (want === true || c.name === want)) call = index;
+      if (index === call && typeof c.args === 'string' && c.args !== '') yield c.args;
     }
   }
 }

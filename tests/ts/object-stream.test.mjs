@@ -222,7 +222,7 @@ test('an iterable of objects that are no provider’s events is a TypeError that
     objectStream(parts).result,
     (e) =>
       e instanceof TypeError &&
-      /not OpenAI's, Anthropic's, Gemini's, Ollama's or the AI SDK's events \(the first: \{"kind":"token","value":"\{\\"a\\": "\}\)/.test(
+      /not OpenAI's, Anthropic's, Gemini's, Ollama's, the AI SDK's or LangChain's events \(the first: \{"kind":"token","value":"\{\\"a\\": "\}\)/.test(
         e.message,
       ),
   );

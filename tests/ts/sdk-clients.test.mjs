@@ -10,6 +10,8 @@ import { GoogleGenAI } from '@google/genai';
 import { Ollama } from 'ollama';
 import { streamText } from 'ai';
 import { MockLanguageModelV4, convertArrayToReadableStream } from 'ai/test';
+import { FakeListChatModel } from '@langchain/core/utils/testing';
+import { AIMessageChunk } from '@langchain/core/messages';
 import { z } from 'zod';
 import {
   objectStream,
@@ -441,4 +443,31 @@ test("the AI SDK's streams: fullStream, the UI message stream and its Response, 
     const called = objectStream(open(), { schema: Turn, tool: 'act' });
     assert.deepEqual((await called.result).value, { chosenIndex: 3, speech: 'Run', mood: 'calm' }, `${name}, tool`);
   }
+});
+
+test("a LangChain chat model's stream: AIMessageChunks, their content blocks, reasoning and tool call chunks", async () => {
+  // A chat model's own stream: one chunk per character of the answer.
+  const model = new FakeListChatModel({ responses: [answer] });
+  const stream = objectStream(await model.stream('Who goes there?'), { schema: Turn });
+  let updates = 0;
+  for await (const { done } of stream) if (!done) updates++;
+  assert.deepEqual((await stream.result).value, expected);
+  assert.equal(await stream.text, answer);
+  assert.ok(updates > 10);
+  // Chunks as reasoning models and tool calls write them, built with LangChain's own class.
+  const chunks = () => [
+    new AIMessageChunk({ content: '', additional_kwargs: { reasoning_content: 'Hm, ' } }),
+    new AIMessageChunk({ content: [{ type: 'reasoning', reasoning: 'two.' }] }),
+    ...pieces.map((text) => new AIMessageChunk({ content: [{ type: 'text', text }] })),
+    new AIMessageChunk({
+      content: '',
+      tool_call_chunks: [{ name: 'act', args: "{'chosenIndex': 3, ", id: 'c', index: 0 }],
+    }),
+    new AIMessageChunk({ content: '', tool_call_chunks: [{ args: "'speech': 'Run', 'mood': 'calm'}", index: 0 }] }),
+  ];
+  const blocks = objectStream(chunks(), { schema: Turn });
+  assert.deepEqual((await blocks.result).value, expected);
+  assert.equal(await blocks.reasoning, 'Hm, two.\n\nDraft: {"chosenIndex": 9}');
+  const called = objectStream(chunks(), { schema: Turn, tool: 'act' });
+  assert.deepEqual((await called.result).value, { chosenIndex: 3, speech: 'Run', mood: 'calm' });
 });
