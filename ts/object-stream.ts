@@ -5,20 +5,18 @@
  */
 import { PartialJsonParser, type DeepPartial, type PartialJsonOptions } from './partial.js';
 import {
-  AI_SDK_PARTS,
-  ANTHROPIC_EVENTS,
   aiSdkEventDeltas,
   anthropicEventDeltas,
   chunksOf,
   geminiEventDeltas,
   isEventObject,
-  isLangChainMessage,
   jsonLines,
   langChainEventDeltas,
   ollamaEventDeltas,
   openAIEventDeltas,
   prepend,
   payloads,
+  providerOfEvent,
   providerOfResponse,
   providerText,
   providerToolArguments,
@@ -103,32 +101,13 @@ function deferred<V>(): { promise: Promise<V>; resolve: (v: V) => void; reject: 
 /** A provider whose events {@link objectStream} reads. */
 type EventFormat = Exclude<StreamFormat, 'sse' | 'text'>;
 
-/**
- * The provider of an event stream, from its first event's payload: a chat completion's chunks carry
- * `choices`, the Responses API's events are all `response.…`, Anthropic's name their type, Gemini's carry
- * `candidates` (or `promptFeedback`). `undefined` for none of these.
- */
-function providerOfPayload(payload: unknown): EventFormat | undefined {
-  if (payload === null || typeof payload !== 'object') return undefined;
-  const p = payload as { type?: unknown; choices?: unknown; candidates?: unknown; promptFeedback?: unknown };
-  if (Array.isArray(p.choices)) return 'openai';
-  if (typeof p.type === 'string' && p.type.startsWith('response.')) return 'openai';
-  if (ANTHROPIC_EVENTS.has(p.type)) return 'anthropic';
-  if (AI_SDK_PARTS.has(p.type)) return 'ai-sdk';
-  if (isLangChainMessage(p)) return 'langchain';
-  if (p.candidates !== undefined || p.promptFeedback !== undefined) return 'gemini';
-  const o = payload as { done?: unknown; message?: unknown; response?: unknown };
-  if (typeof o.done === 'boolean' && (typeof o.message === 'object' || typeof o.response === 'string')) return 'ollama';
-  return undefined;
-}
-
 /** The provider of an event stream, from its first server-sent event (its name stands for a missing `type`). */
 function providerOf(first: ServerSentEvent): EventFormat {
   if (first.event.startsWith('response.')) return 'openai';
   if (first.event !== 'message') return 'anthropic';
   try {
     // Anything else: the OpenAI reader says the events are not its own.
-    return providerOfPayload(JSON.parse(first.data)) ?? 'openai';
+    return providerOfEvent(JSON.parse(first.data)) ?? 'openai';
   } catch {
     // `[DONE]` or a broken event: the OpenAI reader reports it.
     return 'openai';
@@ -195,7 +174,7 @@ export async function* providerTextStream(
     let events: AsyncIterable<unknown>;
     let provider: EventFormat;
     if (objects) {
-      const known = format === undefined || format === 'sse' ? providerOfPayload(first.value) : format;
+      const known = format === undefined || format === 'sse' ? providerOfEvent(first.value) : format;
       if (known === undefined) {
         const shown = (JSON.stringify(first.value) ?? String(first.value)).slice(0, 200);
         throw new TypeError(

@@ -274,7 +274,7 @@ export async function* prepend<V>(first: V, rest: AsyncIterator<V>): AsyncGenera
 }
 
 /** The types of Anthropic's stream events. */
-export const ANTHROPIC_EVENTS: ReadonlySet<unknown> = new Set([
+const ANTHROPIC_EVENTS: ReadonlySet<unknown> = new Set([
   'message_start',
   'message_delta',
   'message_stop',
@@ -308,14 +308,34 @@ function foreignEvents(provider: Provider, first: unknown): ProviderError {
 }
 
 /**
- * The events of a provider's stream as objects, as they come; at its end, when there were events and none was
- * the provider's own (`own`), the {@link foreignEvents} error.
+ * What makes an event (or a chunk, or a part) one of each source's own, in the order {@link providerOfEvent}
+ * asks: a chat completion's chunks carry `choices` and the Responses API's events are all `response.…`;
+ * Anthropic's events and the AI SDK's parts name their type; a LangChain message chunk is of type `ai`;
+ * Gemini's carry `candidates` (or `promptFeedback`, or only `usageMetadata`); Ollama's say whether they are
+ * `done`, beside a `message` (chat) or a `response` (generate).
  */
-async function* ownEvents(
-  events: AsyncIterable<unknown>,
-  provider: Provider,
-  own: (event: Json) => boolean,
-): AsyncGenerator<Json> {
+const OWN: Readonly<Record<Provider, (event: Json) => boolean>> = {
+  openai: (e) => Array.isArray(e.choices) || (typeof e.type === 'string' && e.type.startsWith('response.')),
+  anthropic: (e) => ANTHROPIC_EVENTS.has(e.type),
+  'ai-sdk': (e) => AI_SDK_PARTS.has(e.type),
+  langchain: (e) => e.type === 'ai' && e.content !== undefined,
+  gemini: (e) => e.candidates !== undefined || e.promptFeedback !== undefined || e.usageMetadata !== undefined,
+  ollama: (e) => typeof e.done === 'boolean' && (obj(e.message) !== undefined || typeof e.response === 'string'),
+};
+
+/** The source whose event `event` is (see {@link OWN}), or `undefined` for none. */
+export function providerOfEvent(event: unknown): Provider | undefined {
+  const e = obj(event);
+  if (e === undefined) return undefined;
+  return (Object.keys(OWN) as Provider[]).find((provider) => OWN[provider](e));
+}
+
+/**
+ * The events of a provider's stream as objects, as they come; at its end, when there were events and none was
+ * the provider's own ({@link OWN}), the {@link foreignEvents} error.
+ */
+async function* ownEvents(events: AsyncIterable<unknown>, provider: Provider): AsyncGenerator<Json> {
+  const own = OWN[provider];
   let first: { event: unknown } | undefined;
   let known = false;
   for await (const event of events) {
@@ -557,9 +577,7 @@ export async function* openAIEventDeltas(
     callDeltas: false,
     textDeltas: false,
   };
-  const own = (chunk: Json): boolean =>
-    Array.isArray(chunk.choices) || (typeof chunk.type === 'string' && chunk.type.startsWith('response.'));
-  for await (const chunk of ownEvents(events, 'openai', own)) {
+  for await (const chunk of ownEvents(events, 'openai')) {
     if (obj(chunk.error) !== undefined) throw errorEvent('openai', chunk, JSON.stringify(chunk));
     // A response's events name their type; a chat completion's chunks carry `choices`.
     const step =
@@ -729,7 +747,7 @@ export async function* anthropicEventDeltas(
   const want = options?.toolInput ?? false;
   let block: number | undefined; // the tool_use block being followed
   let yielded = false;
-  for await (const payload of ownEvents(events, 'anthropic', (p) => ANTHROPIC_EVENTS.has(p.type))) {
+  for await (const payload of ownEvents(events, 'anthropic')) {
     const type = payload.type;
     if (type === 'error') throw errorEvent('anthropic', payload, JSON.stringify(payload));
     if (type === 'message_stop') return;
@@ -872,9 +890,7 @@ export async function* geminiEventDeltas(
   const want = options?.functionCall ?? false;
   let yielded = false;
   let block: string | undefined;
-  const own = (r: Json): boolean =>
-    r.candidates !== undefined || r.promptFeedback !== undefined || r.usageMetadata !== undefined;
-  for await (const event of ownEvents(events, 'gemini', own)) {
+  for await (const event of ownEvents(events, 'gemini')) {
     const [r, candidate] = geminiCandidate(event, 'geminiTextStream', options?.candidate ?? 0);
     for (const part of geminiParts(candidate)) {
       if (part.thought === true) {
@@ -973,7 +989,7 @@ export async function* ollamaEventDeltas(
 ): AsyncGenerator<string> {
   const want = options?.toolCall ?? false;
   let called = false;
-  for await (const event of ownEvents(events, 'ollama', (r) => typeof r.done === 'boolean')) {
+  for await (const event of ownEvents(events, 'ollama')) {
     const r = ollamaObject(event, 'ollamaTextStream');
     const thinking = obj(r.message)?.thinking ?? r.thinking;
     if (typeof thinking === 'string' && thinking !== '') options?.onReasoning?.(thinking);
@@ -1048,7 +1064,7 @@ export function providerToolArguments(response: unknown, options?: { readonly na
  * The types of the AI SDK's stream parts, in `streamText`'s `fullStream` and in a UI message stream
  * (`toUIMessageStream`, or `toUIMessageStreamResponse`'s server-sent events), that tell such a stream.
  */
-export const AI_SDK_PARTS: ReadonlySet<unknown> = new Set([
+const AI_SDK_PARTS: ReadonlySet<unknown> = new Set([
   'start',
   'start-step',
   'text-start',
@@ -1088,7 +1104,7 @@ export async function* aiSdkEventDeltas(
   const want = options?.toolInput ?? false;
   let call: unknown; // the id of the tool call being followed
   let inputDeltas = false;
-  for await (const part of ownEvents(events, 'ai-sdk', (p) => AI_SDK_PARTS.has(p.type))) {
+  for await (const part of ownEvents(events, 'ai-sdk')) {
     const piece = typeof part.delta === 'string' ? part.delta : typeof part.text === 'string' ? part.text : '';
     const id = part.toolCallId ?? part.id;
     switch (part.type) {
@@ -1138,12 +1154,6 @@ export async function* aiSdkEventDeltas(
   }
 }
 
-/** Whether an object is a LangChain AI message (chunk): its `type` `ai` and a `content`. */
-export function isLangChainMessage(m: unknown): boolean {
-  const o = obj(m);
-  return o !== undefined && o.type === 'ai' && o.content !== undefined;
-}
-
 /** What a LangChain stream yields. */
 export interface LangChainStreamOptions {
   /** Yield a tool call's argument deltas instead of text: `true` for the first call, or the tool's name. */
@@ -1163,7 +1173,7 @@ export async function* langChainEventDeltas(
 ): AsyncGenerator<string> {
   const want = options?.toolCall ?? false;
   let call: unknown; // the index of the tool call being followed
-  for await (const chunk of ownEvents(events, 'langchain', isLangChainMessage)) {
+  for await (const chunk of ownEvents(events, 'langchain')) {
     const blocks = Array.isArray(chunk.content) ? chunk.content.map(obj) : [];
     if (options?.onReasoning !== undefined) {
       const thought = obj(chunk.additional_kwargs)?.reasoning_content;

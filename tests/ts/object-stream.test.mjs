@@ -226,6 +226,8 @@ test('an iterable of objects that are no provider’s events is a TypeError that
         e.message,
       ),
   );
+  // Iterator results (`{value, done}`) are not Ollama's chunks, whose `done` comes with a message or a response.
+  await assert.rejects(objectStream([{ value: '[1]', done: false }]).result, TypeError);
   // With `format`, the reader's own check speaks.
   await assert.rejects(objectStream(parts, { format: 'anthropic' }).result, (e) => e.code === 'bad_response');
   // Event objects of each provider, without a client.
