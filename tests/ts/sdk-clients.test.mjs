@@ -250,7 +250,7 @@ before(async () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify(route.json()));
       }
-      // In pieces of 5 bytes: events, lines and characters split across reads.
+      // In pieces of 64 bytes: events, lines and characters split across reads.
       res.writeHead(200, { 'content-type': ndjson ? 'application/x-ndjson' : 'text/event-stream' });
       const bytes = Buffer.from(ndjson ? route.ndjson() : route.stream(), 'utf8');
       let at = 0;
@@ -440,6 +440,7 @@ test("the AI SDK's streams: fullStream, the UI message stream and its Response, 
       shown.some((p) => typeof p?.speech === 'string' && p.speech.length < expected.speech.length),
       name,
     );
+    assert.ok(!shown.some((p) => p?.chosenIndex === 9), `${name}: the draft in the reasoning was shown`);
     const called = objectStream(open(), { schema: Turn, tool: 'act' });
     assert.deepEqual((await called.result).value, { chosenIndex: 3, speech: 'Run', mood: 'calm' }, `${name}, tool`);
   }
