@@ -37,10 +37,12 @@ export type StreamFormat = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'ai-sd
 export interface ObjectStreamOptions<T = unknown> extends PartialJsonOptions<T> {
   /**
    * An OpenAI event stream (chat completions, OpenAI-compatible servers, or the Responses API), an Anthropic
-   * or a Gemini one, `'sse'` for an event stream whose provider its first event tells, Ollama's
+   * or a Gemini one, the parts of an AI SDK stream (`'ai-sdk'`), a LangChain model's chunks
+   * (`'langchain'`), `'sse'` for an event stream whose source its first event tells, Ollama's
    * newline-delimited JSON, or plain text. By default a `Response` whose content type is `text/event-stream`
-   * is read as `'sse'`, one of `application/x-ndjson` as Ollama's, and an iterable of objects (an SDK's
-   * stream) as events whose provider the first one tells; any other source is text.
+   * is read as `'sse'`, one of `application/x-ndjson` as Ollama's, one of `application/json` whole (a
+   * provider's whole response gives its text, its error body throws), and an iterable of objects (a client's
+   * stream) as events whose source the first one tells; any other source is text.
    */
   readonly format?: StreamFormat;
   /** Read a tool call's arguments instead of the text: `true` for the first call, or the tool's name. */
