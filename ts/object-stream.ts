@@ -10,19 +10,15 @@ import {
   chunksOf,
   geminiEventDeltas,
   isEventObject,
-  jsonLines,
   langChainEventDeltas,
   ollamaEventDeltas,
   openAIEventDeltas,
   prepend,
-  payloads,
-  providerOfEvent,
   providerOfResponse,
   providerText,
   providerToolArguments,
-  serverSentEvents,
+  sourceEvents,
   type ProviderStream,
-  type ServerSentEvent,
 } from './providers.js';
 import { ChunkDecoder } from './streams.js';
 import { cleanDetailed, COMMON_THINK_TAGS } from './clean.js';
@@ -100,22 +96,6 @@ function deferred<V>(): { promise: Promise<V>; resolve: (v: V) => void; reject: 
   return { promise, resolve, reject };
 }
 
-/** A provider whose events {@link objectStream} reads. */
-type EventFormat = Exclude<StreamFormat, 'sse' | 'text'>;
-
-/** The provider of an event stream, from its first server-sent event (its name stands for a missing `type`). */
-function providerOf(first: ServerSentEvent): EventFormat {
-  if (first.event.startsWith('response.')) return 'openai';
-  if (first.event !== 'message') return 'anthropic';
-  try {
-    // Anything else: the OpenAI reader says the events are not its own.
-    return providerOfEvent(JSON.parse(first.data)) ?? 'openai';
-  } catch {
-    // `[DONE]` or a broken event: the OpenAI reader reports it.
-    return 'openai';
-  }
-}
-
 /** Options of {@link providerTextStream}. */
 export interface ProviderTextStreamOptions {
   /** How the source is written (see {@link ObjectStreamOptions.format}). */
@@ -173,28 +153,9 @@ export async function* providerTextStream(
       if (tail !== '') yield tail;
       return;
     }
-    let events: AsyncIterable<unknown>;
-    let provider: EventFormat;
-    if (objects) {
-      const known = format === undefined || format === 'sse' ? providerOfEvent(first.value) : format;
-      if (known === undefined) {
-        const shown = (JSON.stringify(first.value) ?? String(first.value)).slice(0, 200);
-        throw new TypeError(
-          `the stream's objects are not OpenAI's, Anthropic's, Gemini's, Ollama's, the AI SDK's or LangChain's events (the first: ${shown}); pass another library's stream as its text deltas`,
-        );
-      }
-      provider = known;
-      events = all;
-    } else if (format === 'ollama') {
-      provider = format;
-      events = jsonLines(all, provider);
-    } else {
-      const sse = serverSentEvents(all as AsyncIterable<string | Uint8Array>, { signal });
-      const head = await sse.next();
-      if (head.done === true) return;
-      provider = format === undefined || format === 'sse' ? providerOf(head.value) : format;
-      events = payloads(prepend(head.value, sse), provider);
-    }
+    const read = await sourceEvents(all, first.value, format, signal);
+    if (read === undefined) return;
+    const { provider, events } = read;
     if (provider === 'openai') yield* openAIEventDeltas(events, { toolArguments: tool ?? false, onReasoning });
     else if (provider === 'anthropic') yield* anthropicEventDeltas(events, { toolInput: tool ?? false, onReasoning });
     else if (provider === 'gemini') yield* geminiEventDeltas(events, { functionCall: tool ?? false, onReasoning });

@@ -223,7 +223,7 @@ function eventObject(event: unknown, provider: Provider): Json {
  * The payloads of server-sent events, ending at OpenAI's `[DONE]`. A payload without a `type` under a named
  * event gets the event's name as its type, as Anthropic's events are read.
  */
-export async function* payloads(events: AsyncIterable<ServerSentEvent>, provider: Provider): AsyncGenerator<unknown> {
+async function* payloads(events: AsyncIterable<ServerSentEvent>, provider: Provider): AsyncGenerator<unknown> {
   for await (const ev of events) {
     if (ev.data === '[DONE]') return;
     const payload = parsed(ev.data, provider);
@@ -237,7 +237,7 @@ export async function* payloads(events: AsyncIterable<ServerSentEvent>, provider
  * split: blank lines skipped, `\r\n` taken, a line that is not JSON a {@link ProviderError}. Linear: a line
  * arriving in many chunks is joined once, at its end.
  */
-export async function* jsonLines(chunks: AsyncIterable<unknown>, provider: Provider): AsyncGenerator<unknown> {
+async function* jsonLines(chunks: AsyncIterable<unknown>, provider: Provider): AsyncGenerator<unknown> {
   const decoder = new TextDecoder('utf-8');
   let pending: string[] = [];
   const line = (text: string): unknown => {
@@ -324,7 +324,7 @@ const OWN: Readonly<Record<Provider, (event: Json) => boolean>> = {
 };
 
 /** The source whose event `event` is (see {@link OWN}), or `undefined` for none. */
-export function providerOfEvent(event: unknown): Provider | undefined {
+function providerOfEvent(event: unknown): Provider | undefined {
   const e = obj(event);
   if (e === undefined) return undefined;
   return (Object.keys(OWN) as Provider[]).find((provider) => OWN[provider](e));
@@ -357,9 +357,57 @@ async function* streamPayloads(
   const first = await chunks.next();
   if (first.done === true) return;
   const all = prepend(first.value, chunks);
-  if (isEventObject(first.value)) yield* all;
-  else if (provider === 'ollama') yield* jsonLines(all, provider);
-  else yield* payloads(serverSentEvents(all as AsyncIterable<string | Uint8Array>, { signal }), provider);
+  try {
+    const read = await sourceEvents(all, first.value, provider, signal);
+    if (read !== undefined) yield* read.events;
+  } finally {
+    // Left early or failed: the source is cancelled (a no-op once it has ended).
+    await all.return(undefined);
+  }
+}
+
+/** The source of an event stream, from its first server-sent event (its name stands for a missing `type`). */
+function providerOfSse(first: ServerSentEvent): Provider {
+  if (first.event.startsWith('response.')) return 'openai';
+  if (first.event !== 'message') return 'anthropic';
+  try {
+    // Anything else: the OpenAI reader says the events are not its own.
+    return providerOfEvent(JSON.parse(first.data)) ?? 'openai';
+  } catch {
+    // `[DONE]` or a broken event: the OpenAI reader reports it.
+    return 'openai';
+  }
+}
+
+/**
+ * The events of a stream whose first chunk (`first`) has come, `all` being it and the rest, and whose they
+ * are: a client's event objects, Ollama's JSON lines, or server-sent events. `format` names the source, or
+ * (`'sse'`, or none) its first event tells; `undefined` for server-sent events with no event in them.
+ *
+ * @throws {TypeError} for objects that are no source's events.
+ */
+export async function sourceEvents(
+  all: AsyncGenerator<unknown>,
+  first: unknown,
+  format: Provider | 'sse' | undefined,
+  signal: AbortSignal | undefined,
+): Promise<{ readonly provider: Provider; readonly events: AsyncIterable<unknown> } | undefined> {
+  if (isEventObject(first)) {
+    const provider = format === undefined || format === 'sse' ? providerOfEvent(first) : format;
+    if (provider === undefined) {
+      const shown = (JSON.stringify(first) ?? String(first)).slice(0, 200);
+      throw new TypeError(
+        `the stream's objects are not OpenAI's, Anthropic's, Gemini's, Ollama's, the AI SDK's or LangChain's events (the first: ${shown}); pass another library's stream as its text deltas`,
+      );
+    }
+    return { provider, events: all };
+  }
+  if (format === 'ollama') return { provider: format, events: jsonLines(all, format) };
+  const sse = serverSentEvents(all as AsyncIterable<string | Uint8Array>, { signal });
+  const head = await sse.next();
+  if (head.done === true) return undefined;
+  const provider = format === undefined || format === 'sse' ? providerOfSse(head.value) : format;
+  return { provider, events: payloads(prepend(head.value, sse), provider) };
 }
 
 /** The status an error type stands for, so that rate limits and overloads are retried like their HTTP forms. */
